@@ -1,0 +1,72 @@
+// longview-cli convert: export to CSV (the output format follows OUT's extension).
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "convert/CsvExport.h"
+
+#include <CLI/CLI.hpp>
+#include <map>
+
+namespace lv::cli {
+
+namespace {
+
+struct ConvertOptions {
+    CommonOptions common;
+    SelectionOptions selection;
+    std::string output;
+    bool raw = false;
+    bool fillGaps = false;
+    bool skipDamaged = false;
+    convert::TimeColumn time = convert::TimeColumn::Seconds;
+};
+
+bool endsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+int run(const ConvertOptions& o)
+{
+    if (!endsWith(o.output, ".csv"))
+        return fail(core::makeError(core::ErrorCode::InvalidArgument,
+                                    "cannot tell the output format of \"" + o.output + "\": use a .csv name"));
+    int exitCode = kOk;
+    auto session = openSession(o.common, exitCode);
+    if (!session) return exitCode;
+    printWarnings(session->recording->info().warnings);
+    auto selection = select(session->recording->info(), o.selection, exitCode);
+    if (!selection) return exitCode;
+    convert::CsvOptions csv{selection->channels, selection->range, o.raw, o.time, o.fillGaps};
+    core::ReadControl control = readControl(*session, "convert");
+    control.skipDamagedBlocks = o.skipDamaged;
+    const core::Status status = convert::exportCsv(*session->recording, csv, o.output, control);
+    finishProgress();
+    printWarnings(session->recording->takeWarnings());
+    if (!status.ok()) return status.error().code == core::ErrorCode::Io && status.error().path == o.output
+                                ? (fail(status.error()), static_cast<int>(kOutputFailed))
+                                : fail(status.error());
+    return kOk;
+}
+
+} // namespace
+
+std::function<int()> addConvertCommand(CLI::App& app)
+{
+    auto* command = app.add_subcommand("convert", "Convert or export a recording (OUT.csv: CSV on the common grid)");
+    auto o = std::make_shared<ConvertOptions>();
+    command->add_option("IN", o->common.path, "Input recording")->required();
+    command->add_option("OUT", o->output, "Output file (.csv)")->required();
+    addCommonOptions(*command, o->common);
+    addSelectionOptions(*command, o->selection);
+    command->add_flag("--raw", o->raw, "Stored integer counts instead of physical values");
+    command->add_flag("--fill-gaps", o->fillGaps, "Keep rows where every channel is in a gap (empty cells)");
+    command->add_flag("--skip-damaged", o->skipDamaged, "Read a damaged block as missing samples (with a warning)");
+    const std::map<std::string, convert::TimeColumn> times{
+        {"seconds", convert::TimeColumn::Seconds}, {"iso", convert::TimeColumn::Iso}, {"uutc", convert::TimeColumn::Uutc}};
+    command->add_option("--time", o->time, "Time column: seconds from the start (default), iso, or uutc")
+        ->transform(CLI::CheckedTransformer(times, CLI::ignore_case));
+    return [o]() { return run(*o); };
+}
+
+} // namespace lv::cli

@@ -1,0 +1,100 @@
+// longview-cli info: a recording's summary as text or JSON.
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "core/TimeFormat.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace lv::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json ranges(const std::vector<core::TimeRange>& list)
+{
+    ordered_json out = ordered_json::array();
+    for (const core::TimeRange& r : list) out.push_back({r.start, r.end});
+    return out;
+}
+
+ordered_json toJson(const core::RecordingInfo& info)
+{
+    ordered_json j;
+    j["format"] = info.format;
+    j["path"] = info.path;
+    j["start_uutc"] = info.start;
+    j["end_uutc"] = info.end;
+    j["times_known"] = info.timesKnown;
+    j["channels"] = ordered_json::array();
+    for (const core::ChannelInfo& c : info.channels) {
+        j["channels"].push_back({{"name", c.name},
+                                 {"fs", c.fs},
+                                 {"unit", c.unit},
+                                 {"conversion_factor", c.conversionFactor},
+                                 {"start_uutc", c.start},
+                                 {"end_uutc", c.end},
+                                 {"samples", c.gridLength},
+                                 {"stored_samples", c.sampleCount},
+                                 {"segments", ranges(c.segments)},
+                                 {"gaps", ranges(c.gaps)}});
+    }
+    j["annotations"] = ordered_json::array();
+    for (const core::Annotation& a : info.annotations) {
+        j["annotations"].push_back({{"time_uutc", a.time},
+                                    {"duration_us", a.durationUs},
+                                    {"type", a.type},
+                                    {"text", a.text},
+                                    {"channel", a.channel ? ordered_json(*a.channel) : ordered_json(nullptr)}});
+    }
+    j["warnings"] = info.warnings;
+    return j;
+}
+
+std::string when(const core::RecordingInfo& info, core::Uutc t)
+{
+    return info.timesKnown ? core::formatIso(t) : "+" + core::formatSeconds(t) + " s";
+}
+
+void printText(const core::RecordingInfo& info)
+{
+    std::printf("%s\n  format    %s\n  start     %s\n  end       %s\n  duration  %s s\n  channels  %zu\n", info.path.c_str(),
+                info.format.c_str(), when(info, info.start).c_str(), when(info, info.end).c_str(),
+                core::formatSeconds(info.end - info.start).c_str(), info.channels.size());
+    if (!info.timesKnown) std::printf("  times     relative (the true start is protected)\n");
+    std::printf("\n  %-16s %10s %8s %14s %12s %9s %5s\n", "channel", "fs (Hz)", "unit", "factor", "samples", "segments", "gaps");
+    for (const core::ChannelInfo& c : info.channels)
+        std::printf("  %-16s %10g %8s %14g %12lld %9zu %5zu\n", c.name.c_str(), c.fs, c.unit.c_str(), c.conversionFactor,
+                    static_cast<long long>(c.gridLength), c.segments.size(), c.gaps.size());
+    if (!info.annotations.empty()) std::printf("\n  annotations (%zu)\n", info.annotations.size());
+    for (const core::Annotation& a : info.annotations)
+        std::printf("  %s  %-4s %s%s%s\n", when(info, a.time).c_str(), a.type.c_str(), a.text.c_str(),
+                    a.channel ? "  [" : "", a.channel ? (*a.channel + "]").c_str() : "");
+}
+
+} // namespace
+
+std::function<int()> addInfoCommand(CLI::App& app)
+{
+    auto* command = app.add_subcommand("info", "Summary of a recording: channels, times, gaps, annotations");
+    auto options = std::make_shared<CommonOptions>();
+    auto json = std::make_shared<bool>(false);
+    command->add_option("PATH", options->path, "Recording (.mefd directory, .mefd.tar, .timd)")->required();
+    addCommonOptions(*command, *options);
+    command->add_flag("--json", *json, "Print JSON");
+    return [options, json]() {
+        int exitCode = kOk;
+        auto session = openSession(*options, exitCode);
+        if (!session) return exitCode;
+        const core::RecordingInfo& info = session->recording->info();
+        if (*json) std::printf("%s\n", toJson(info).dump(2).c_str());
+        else printText(info);
+        printWarnings(info.warnings);
+        return static_cast<int>(kOk);
+    };
+}
+
+} // namespace lv::cli

@@ -1,0 +1,31 @@
+// Error codes mapped to a short lead and, where useful, a hint of what to do.
+#include "common/ErrorText.h"
+
+namespace lv::app {
+
+namespace {
+
+std::string hint(core::ErrorCode code)
+{
+    switch (code) {
+    case core::ErrorCode::PasswordRequired: return " (give it with --password)";
+    case core::ErrorCode::WrongPassword: return " (check the password)";
+    case core::ErrorCode::CrcMismatch:
+    case core::ErrorCode::Corrupt:
+    case core::ErrorCode::Truncated: return " (the file is damaged)";
+    default: return "";
+    }
+}
+
+} // namespace
+
+std::string errorText(const core::Error& error)
+{
+    std::string text;
+    if (!error.path.empty()) text = error.path + ": ";
+    text += error.message;
+    if (error.offset >= 0) text += " (at byte " + std::to_string(error.offset) + ")";
+    return text + hint(error.code);
+}
+
+} // namespace lv::app

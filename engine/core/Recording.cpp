@@ -1,0 +1,46 @@
+// Time-range reads on top of Recording::readRaw.
+#include "core/Recording.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lv::core {
+
+SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range)
+{
+    const SampleGrid grid = channel.grid();
+    const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(range.start));
+    const std::int64_t last = std::min<std::int64_t>(channel.gridLength, grid.firstIndexAtOrAfter(range.end));
+    return SampleSpan{first, std::max<std::int64_t>(0, last - first)};
+}
+
+Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<const std::size_t> channels,
+                                              TimeRange range, const ReadControl& control)
+{
+    const RecordingInfo& info = recording.info();
+    std::vector<ChannelSamples> result(channels.size());
+    std::vector<RawSlice> slices;
+    slices.reserve(channels.size());
+    for (std::size_t i = 0; i < channels.size(); ++i) {
+        if (channels[i] >= info.channels.size())
+            return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channels[i]));
+        const SampleSpan span = sampleSpan(info.channels[channels[i]], range);
+        result[i].channel = channels[i];
+        result[i].firstSample = span.first;
+        result[i].raw.assign(static_cast<std::size_t>(span.count), kNoSample);
+        slices.push_back(RawSlice{channels[i], span.first, result[i].raw});
+    }
+    LV_TRY(recording.readRaw(slices, control));
+    return result;
+}
+
+std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor)
+{
+    std::vector<double> out(samples.raw.size());
+    std::transform(samples.raw.begin(), samples.raw.end(), out.begin(), [conversionFactor](std::int32_t v) {
+        return v == kNoSample ? std::nan("") : static_cast<double>(v) * conversionFactor;
+    });
+    return out;
+}
+
+} // namespace lv::core

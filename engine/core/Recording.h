@@ -1,0 +1,68 @@
+// An open recording: its description and sample-exact reads of raw counts or physical values.
+#pragma once
+
+#include "core/Error.h"
+#include "core/RecordingInfo.h"
+#include "core/TaskRunner.h"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace lv::core {
+
+// Raw value that marks a grid point without a sample (a gap, or a NaN stored by the writer).
+inline constexpr std::int32_t kNoSample = std::numeric_limits<std::int32_t>::min();
+
+// One slice of one channel's grid: samples [firstSample, firstSample + out.size()).
+struct RawSlice {
+    std::size_t channel = 0;
+    std::int64_t firstSample = 0;
+    std::span<std::int32_t> out; // filled with stored counts, kNoSample where there is none
+};
+
+struct ReadControl {
+    TaskRunner* runner = nullptr;          // nullptr: run on the calling thread
+    const CancelToken* cancel = nullptr;   // checked between blocks
+    bool verifyCrc = false;                // check each data block's CRC as it is read
+    bool skipDamagedBlocks = false;        // a damaged block reads as missing, with a warning, instead of failing
+    // Called with (done, total) units of work, possibly from worker threads.
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+class Recording {
+public:
+    virtual ~Recording() = default;
+    virtual const RecordingInfo& info() const = 0;
+    // Fills every slice. Slices must not overlap. Output is identical for any runner.
+    virtual Status readRaw(std::span<const RawSlice> slices, const ReadControl& control) = 0;
+    // Non-fatal problems met while reading (e.g. one damaged block), drained by the caller.
+    virtual std::vector<std::string> takeWarnings() { return {}; }
+};
+
+// Samples of one channel over a time range, on the channel's grid.
+struct ChannelSamples {
+    std::size_t channel = 0;
+    std::int64_t firstSample = 0;   // grid index of raw[0]
+    std::vector<std::int32_t> raw;  // kNoSample where no sample exists
+
+    bool valid(std::size_t i) const { return raw[i] != kNoSample; }
+};
+
+// The grid range [first, last) of a channel that lies in the half-open time range.
+struct SampleSpan {
+    std::int64_t first = 0;
+    std::int64_t count = 0;
+};
+SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range);
+
+// Reads the raw counts of several channels over one time range (all channels decoded in parallel).
+Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<const std::size_t> channels,
+                                              TimeRange range, const ReadControl& control);
+
+// Physical values: counts times the conversion factor, NaN where no sample exists.
+std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor);
+
+} // namespace lv::core

@@ -1,0 +1,51 @@
+// The format-neutral description of a recording: channels, segments, gaps and annotations.
+#pragma once
+
+#include "core/Time.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lv::core {
+
+struct ChannelInfo {
+    std::string name;
+    double fs = 0.0;                // samples per second, possibly fractional
+    std::string unit;               // e.g. "uV"
+    double conversionFactor = 1.0;  // physical value = stored integer * conversionFactor
+    Uutc start = 0;                 // time of the first sample
+    Uutc end = 0;                   // exclusive: time just after the last sample
+    std::int64_t sampleCount = 0;   // stored samples (grid points with data)
+    std::int64_t gridLength = 0;    // grid points from the first to the last sample, gaps included
+    std::vector<TimeRange> segments; // stored segments, half-open, in time order
+    std::vector<TimeRange> gaps;     // discontinuities: time ranges without samples
+    std::string description;
+
+    SampleGrid grid() const { return SampleGrid{start, fs}; }
+};
+
+struct Annotation {
+    Uutc time = 0;
+    std::int64_t durationUs = 0;
+    std::string type; // e.g. "Note", "Seiz"
+    std::string text;
+    std::optional<std::string> channel; // nullopt: the whole recording
+};
+
+struct RecordingInfo {
+    std::string format; // e.g. "MEF 3.0"
+    std::string path;
+    Uutc start = 0;
+    Uutc end = 0; // exclusive
+    bool timesKnown = true; // false when a protected time offset could not be applied
+    std::vector<ChannelInfo> channels;
+    std::vector<Annotation> annotations;
+    std::vector<std::string> warnings;
+
+    // Index of the channel with this name, or -1.
+    int channelIndex(const std::string& name) const;
+};
+
+} // namespace lv::core

@@ -1,0 +1,22 @@
+// Text forms of uUTC times: ISO 8601 with microseconds and UTC offset, seconds, and user time arguments.
+#pragma once
+
+#include "core/Error.h"
+#include "core/Time.h"
+
+#include <string>
+#include <string_view>
+
+namespace lv::core {
+
+// "2024-01-01T10:00:00.000000+00:00" (always UTC, always six fractional digits).
+std::string formatIso(Uutc t);
+
+// Microseconds as exact decimal seconds without trailing zeros: 7812500 -> "7.8125", -1 -> "-0.000001".
+std::string formatSeconds(std::int64_t microseconds);
+
+// A user's time argument: integer uUTC, ISO 8601 (date, 'T', time, optional fraction, 'Z' or +-HH:MM),
+// or "+SECONDS" (decimal) after `start`.
+Result<Uutc> parseTimeArgument(std::string_view text, Uutc start);
+
+} // namespace lv::core

@@ -1,0 +1,18 @@
+// Opens any recording the engine reads, choosing the format from the path.
+#pragma once
+
+#include "core/Recording.h"
+
+#include <memory>
+#include <string>
+
+namespace lv::formats {
+
+struct OpenRequest {
+    std::string path;
+    std::string password; // for encrypted formats; empty for none
+};
+
+core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& request);
+
+} // namespace lv::formats

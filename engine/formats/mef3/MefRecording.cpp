@@ -1,0 +1,144 @@
+// Parallel raw reads: slices are split into runs of consecutive blocks, each decoded into its own output range.
+#include "formats/mef3/MefRecording.h"
+
+#include "formats/mef3/RedBlock.h"
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+
+namespace lv::formats::mef3 {
+
+using core::ErrorCode;
+using core::makeError;
+
+namespace {
+
+constexpr std::uint64_t kMaxJobBytes = 1u << 20; // one read per run of blocks, at most this many bytes
+constexpr std::size_t kMaxJobBlocks = 64;
+
+bool adjacentInFile(const BlockRef& a, const BlockRef& b)
+{
+    return a.segment == b.segment && a.fileOffset + a.blockBytes == b.fileOffset;
+}
+
+} // namespace
+
+// Blocks [firstBlock, lastBlock) of one channel, feeding one slice.
+struct MefRecording::Job {
+    std::size_t slice = 0;
+    std::size_t firstBlock = 0;
+    std::size_t lastBlock = 0;
+};
+
+std::vector<std::string> MefRecording::takeWarnings()
+{
+    std::lock_guard lock(m_warningsMutex);
+    return std::exchange(m_warnings, {});
+}
+
+core::Status MefRecording::decodeBlock(const BlockRef& b, std::span<std::uint8_t> block,
+                                       const core::ReadControl& control, std::vector<std::int32_t>& scratch) const
+{
+    RedBlockHeader h = parseRedHeader(block);
+    if (h.blockBytes != b.blockBytes || h.sampleCount != b.sampleCount)
+        return makeError(ErrorCode::Corrupt, "header disagrees with the index (" + std::to_string(h.sampleCount) +
+                                                 " samples in " + std::to_string(h.blockBytes) + " bytes, index says " +
+                                                 std::to_string(b.sampleCount) + " in " + std::to_string(b.blockBytes) + ")");
+    if (control.verifyCrc && !redCrcOk(h, block)) return makeError(ErrorCode::CrcMismatch, "CRC mismatch");
+    if (const int level = h.encryptionLevel(); level > 0) {
+        const auto& key = level == 1 ? m_access.level1Key : m_access.level2Key;
+        if (!key)
+            return makeError(ErrorCode::PasswordRequired, "encrypted: needs the level-" + std::to_string(level) + " password");
+        aesDecrypt(*key, std::span(h.statistics).first(16));
+    }
+    scratch.resize(std::max<std::size_t>(scratch.size(), b.sampleCount));
+    return decodeRed(h, block, scratch);
+}
+
+core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSlice> slices,
+                                     const core::ReadControl& control, std::vector<std::int32_t>& scratch) const
+{
+    const core::RawSlice& slice = slices[job.slice];
+    const ChannelDetail& detail = m_details[slice.channel];
+    const BlockRef& first = detail.blocks[job.firstBlock];
+    const BlockRef& last = detail.blocks[job.lastBlock - 1];
+    const io::ByteSource& file = *detail.dataFiles[first.segment];
+    auto bytes = file.read(static_cast<std::uint64_t>(first.fileOffset),
+                           static_cast<std::uint64_t>(last.fileOffset + last.blockBytes - first.fileOffset));
+    if (!bytes) return bytes.error();
+    const std::int64_t sliceEnd = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
+    for (std::size_t k = job.firstBlock; k < job.lastBlock; ++k) {
+        const BlockRef& b = detail.blocks[k];
+        const auto at = static_cast<std::size_t>(b.fileOffset - first.fileOffset);
+        core::Status decoded = decodeBlock(b, std::span(bytes->data() + at, b.blockBytes), control, scratch);
+        if (!decoded.ok()) {
+            core::Error e = decoded.error();
+            e.path = file.path();
+            e.offset = b.fileOffset;
+            e.message = "RED block " + std::to_string(b.indexEntry) + ": " + e.message;
+            const bool damage = e.code == ErrorCode::Corrupt || e.code == ErrorCode::CrcMismatch;
+            if (!control.skipDamagedBlocks || !damage) return e;
+            std::lock_guard lock(m_warningsMutex);
+            m_warnings.push_back(e.describe() + "; its samples read as missing");
+            continue;
+        }
+        const std::int64_t from = std::max(b.gridIndex, slice.firstSample);
+        const std::int64_t to = std::min<std::int64_t>(b.gridIndex + b.sampleCount, sliceEnd);
+        if (from < to)
+            std::copy(scratch.begin() + (from - b.gridIndex), scratch.begin() + (to - b.gridIndex),
+                      slice.out.begin() + (from - slice.firstSample));
+    }
+    return {};
+}
+
+core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control)
+{
+    std::vector<Job> jobs;
+    std::vector<std::uint64_t> jobSamples;
+    std::uint64_t totalSamples = 0;
+    for (std::size_t s = 0; s < slices.size(); ++s) {
+        const core::RawSlice& slice = slices[s];
+        if (slice.channel >= m_details.size())
+            return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(slice.channel));
+        std::fill(slice.out.begin(), slice.out.end(), core::kNoSample);
+        const std::vector<BlockRef>& blocks = m_details[slice.channel].blocks;
+        const std::int64_t end = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
+        std::size_t k = firstBlockEndingAfter(blocks, slice.firstSample);
+        while (k < blocks.size() && blocks[k].gridIndex < end) {
+            Job job{s, k, k + 1};
+            std::uint64_t bytes = blocks[k].blockBytes, samples = blocks[k].sampleCount;
+            while (job.lastBlock < blocks.size() && blocks[job.lastBlock].gridIndex < end &&
+                   job.lastBlock - job.firstBlock < kMaxJobBlocks && adjacentInFile(blocks[job.lastBlock - 1], blocks[job.lastBlock]) &&
+                   bytes + blocks[job.lastBlock].blockBytes <= kMaxJobBytes) {
+                bytes += blocks[job.lastBlock].blockBytes;
+                samples += blocks[job.lastBlock].sampleCount;
+                ++job.lastBlock;
+            }
+            k = job.lastBlock;
+            jobs.push_back(job);
+            jobSamples.push_back(samples);
+            totalSamples += samples;
+        }
+    }
+
+    std::vector<std::optional<core::Error>> errors(jobs.size());
+    std::atomic<std::uint64_t> done{0};
+    auto run = [&](std::size_t j) {
+        if (control.cancel && control.cancel->cancelled()) return;
+        thread_local std::vector<std::int32_t> scratch;
+        core::Status status = decodeJob(jobs[j], slices, control, scratch);
+        if (!status.ok()) errors[j] = status.error();
+        const std::uint64_t now = done.fetch_add(jobSamples[j]) + jobSamples[j];
+        if (control.progress) control.progress(now, totalSamples);
+    };
+    core::InlineRunner inlineRunner;
+    (control.runner ? *control.runner : static_cast<core::TaskRunner&>(inlineRunner)).parallelFor(jobs.size(), run);
+
+    if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "read cancelled");
+    for (const auto& e : errors)
+        if (e) return *e;
+    return {};
+}
+
+} // namespace lv::formats::mef3

@@ -1,0 +1,52 @@
+// Opens a MEF 3.0 session (.mefd directory, .mefd.tar archive, or one .timd channel) as a core::Recording.
+#pragma once
+
+#include "core/Recording.h"
+#include "formats/mef3/BlockMap.h"
+#include "formats/mef3/Metadata.h"
+#include "io/ByteSource.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace lv::formats::mef3 {
+
+struct OpenOptions {
+    std::string password; // level 1 or level 2; empty for none
+};
+
+// What the reader knows of one channel beyond the format-neutral description.
+struct ChannelDetail {
+    std::vector<io::ByteSourcePtr> dataFiles; // one .tdat per segment
+    std::vector<TimeSeriesMetadata> metadata; // one per segment
+    std::vector<BlockRef> blocks;             // sorted by grid index
+};
+
+class MefRecording final : public core::Recording {
+public:
+    const core::RecordingInfo& info() const override { return m_info; }
+    core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
+    std::vector<std::string> takeWarnings() override;
+
+    int accessLevel() const { return m_access.level; }
+    const std::vector<ChannelDetail>& details() const { return m_details; }
+
+private:
+    friend core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options);
+    struct Job;
+    core::Status decodeJob(const Job& job, std::span<const core::RawSlice> slices, const core::ReadControl& control,
+                           std::vector<std::int32_t>& scratch) const;
+    core::Status decodeBlock(const BlockRef& b, std::span<std::uint8_t> block, const core::ReadControl& control,
+                             std::vector<std::int32_t>& scratch) const;
+
+    core::RecordingInfo m_info;
+    std::vector<ChannelDetail> m_details;
+    Access m_access;
+    mutable std::mutex m_warningsMutex;
+    mutable std::vector<std::string> m_warnings;
+};
+
+core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options);
+
+} // namespace lv::formats::mef3

@@ -1,0 +1,101 @@
+// Metadata sections 1-3 of a .tmet file, read field by field after decryption.
+#include "formats/mef3/Metadata.h"
+
+#include "core/LittleEndian.h"
+
+#include <vector>
+
+namespace lv::formats::mef3 {
+
+namespace le = core::le;
+using core::ErrorCode;
+using core::makeError;
+
+namespace {
+
+constexpr std::size_t kSection2Offset = 2560;
+constexpr std::size_t kSection2Bytes = 10752;
+constexpr std::size_t kSection3Offset = 13312;
+constexpr std::size_t kSection3Bytes = 3072;
+
+// Decrypts a section in `bytes` when it is encrypted and the access allows; returns whether it is readable.
+bool openSection(std::vector<std::uint8_t>& bytes, std::size_t offset, std::size_t size, int level, const Access& access)
+{
+    if (level <= 0) return true;
+    const auto& key = level == 1 ? access.level1Key : access.level2Key;
+    if (access.level < level || !key) return false;
+    aesDecrypt(*key, std::span(bytes).subspan(offset, size));
+    return true;
+}
+
+TimeSeriesSection2 readSection2(std::span<const std::uint8_t> b)
+{
+    TimeSeriesSection2 s;
+    s.channelDescription = le::text(b, 2560, 2048);
+    s.sessionDescription = le::text(b, 4608, 2048);
+    s.recordingDuration = le::i64(b, 6656);
+    s.referenceDescription = le::text(b, 6664, 2048);
+    s.acquisitionChannelNumber = le::i64(b, 8712);
+    s.samplingFrequency = le::f64(b, 8720);
+    s.lowFrequencyFilter = le::f64(b, 8728);
+    s.highFrequencyFilter = le::f64(b, 8736);
+    s.notchFilter = le::f64(b, 8744);
+    s.acLineFrequency = le::f64(b, 8752);
+    s.unitsConversionFactor = le::f64(b, 8760);
+    s.unitsDescription = le::text(b, 8768, 128);
+    s.maximumNativeSampleValue = le::f64(b, 8896);
+    s.minimumNativeSampleValue = le::f64(b, 8904);
+    s.startSample = le::i64(b, 8912);
+    s.numberOfSamples = le::i64(b, 8920);
+    s.numberOfBlocks = le::i64(b, 8928);
+    s.maximumBlockBytes = le::i64(b, 8936);
+    s.maximumBlockSamples = le::u32(b, 8944);
+    s.maximumDifferenceBytes = le::u32(b, 8948);
+    s.blockInterval = le::i64(b, 8952);
+    s.numberOfDiscontinuities = le::i64(b, 8960);
+    s.maximumContiguousBlocks = le::i64(b, 8968);
+    s.maximumContiguousBlockBytes = le::i64(b, 8976);
+    s.maximumContiguousSamples = le::i64(b, 8984);
+    return s;
+}
+
+Section3 readSection3(std::span<const std::uint8_t> b)
+{
+    Section3 s;
+    s.recordingTimeOffset = le::i64(b, 13312);
+    s.dstStartTime = le::i64(b, 13320);
+    s.dstEndTime = le::i64(b, 13328);
+    s.gmtOffset = le::i32(b, 13336);
+    s.subjectName1 = le::text(b, 13340, 128);
+    s.subjectName2 = le::text(b, 13468, 128);
+    s.subjectId = le::text(b, 13596, 128);
+    s.recordingLocation = le::text(b, 13724, 512);
+    return s;
+}
+
+} // namespace
+
+core::Result<TimeSeriesMetadata> parseTimeSeriesMetadata(std::span<const std::uint8_t> file, const std::string& path,
+                                                         const Access& access)
+{
+    auto header = parseUniversalHeader(file, path, "tmet");
+    if (!header) return header.error();
+    if (file.size() < kMetadataFileBytes)
+        return makeError(ErrorCode::Truncated,
+                         "metadata file has " + std::to_string(file.size()) + " of its 16384 bytes", path,
+                         static_cast<std::int64_t>(file.size()));
+    LV_TRY(checkBodyCrc(*header, file.first(kMetadataFileBytes), path));
+
+    TimeSeriesMetadata m;
+    m.header = std::move(*header);
+    m.section2Encryption = le::i8(file, 1024);
+    m.section3Encryption = le::i8(file, 1025);
+    std::vector<std::uint8_t> bytes(file.begin(), file.begin() + kMetadataFileBytes);
+    m.section2Readable = openSection(bytes, kSection2Offset, kSection2Bytes, m.section2Encryption, access);
+    m.section3Readable = openSection(bytes, kSection3Offset, kSection3Bytes, m.section3Encryption, access);
+    if (m.section2Readable) m.section2 = readSection2(bytes);
+    if (m.section3Readable) m.section3 = readSection3(bytes);
+    return m;
+}
+
+} // namespace lv::formats::mef3

@@ -1,0 +1,134 @@
+// Record bodies decoded field by field at the offsets of the MEF 3.0 records specification.
+#include "formats/mef3/Records.h"
+
+#include "core/LittleEndian.h"
+#include "formats/mef3/Crc32.h"
+#include "formats/mef3/UniversalHeader.h"
+
+#include <cstdio>
+#include <vector>
+
+namespace lv::formats::mef3 {
+
+namespace le = core::le;
+using Bytes = std::span<const std::uint8_t>;
+
+namespace {
+
+// A NUL-terminated string inside the body, bounded by the body and by `size`.
+std::string bodyText(Bytes body, std::size_t at, std::size_t size)
+{
+    if (at >= body.size()) return {};
+    return le::text(body, at, std::min(size, body.size() - at));
+}
+
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+void joinField(std::string& out, const std::string& label, const std::string& value)
+{
+    if (value.empty()) return;
+    if (!out.empty()) out += "; ";
+    out += label.empty() ? value : label + ": " + value;
+}
+
+void readSeiz(Bytes body, Record& r)
+{
+    if (body.size() < 1312) return;
+    r.durationUs = le::i64(body, 16);
+    r.text = bodyText(body, 288, 1024);
+    joinField(r.text, "marker", bodyText(body, 32, 128));
+    const std::int32_t channels = le::i32(body, 24);
+    std::string names;
+    for (std::int32_t i = 0; i < channels && 1312 + 272 * static_cast<std::size_t>(i + 1) <= body.size(); ++i)
+        joinField(names, "", bodyText(body, 1312 + 272 * static_cast<std::size_t>(i), 256));
+    joinField(r.text, "channels", names);
+}
+
+void readEsti(Bytes body, Record& r)
+{
+    if (body.size() < 416) return;
+    joinField(r.text, "amplitude", number(le::f64(body, 0)));
+    joinField(r.text, "frequency", number(le::f64(body, 8)));
+    joinField(r.text, "pulse width", std::to_string(le::i64(body, 16)));
+    joinField(r.text, "waveform", bodyText(body, 32, 128));
+    joinField(r.text, "anode", bodyText(body, 160, 128));
+    joinField(r.text, "cathode", bodyText(body, 288, 128));
+}
+
+void readBody(Bytes body, Record& r)
+{
+    if (r.type == "Note" || r.type == "SyLg") {
+        r.text = bodyText(body, 0, body.size());
+    } else if (r.type == "EDFA" && body.size() >= 8) {
+        r.durationUs = le::i64(body, 0);
+        r.text = bodyText(body, 8, body.size());
+    } else if (r.type == "Seiz") {
+        readSeiz(body, r);
+    } else if (r.type == "Curs" && body.size() >= 160) {
+        r.text = bodyText(body, 32, 128);
+        joinField(r.text, "value", number(le::f64(body, 24)));
+    } else if (r.type == "Epoc" && body.size() >= 192) {
+        r.durationUs = le::i64(body, 24);
+        r.text = bodyText(body, 64, 128);
+        joinField(r.text, "epoch type", bodyText(body, 32, 32));
+    } else if (r.type == "CSti" && body.size() >= 200) {
+        r.durationUs = le::i64(body, 64);
+        joinField(r.text, "task", bodyText(body, 0, 64));
+        joinField(r.text, "stimulus", bodyText(body, 72, 64));
+        joinField(r.text, "response", bodyText(body, 136, 64));
+    } else if (r.type == "ESti") {
+        readEsti(body, r);
+    }
+}
+
+// Decrypts a body in place when its encryption level is positive; false when the access is too low.
+bool openBody(std::vector<std::uint8_t>& body, int level, const Access& access)
+{
+    if (level <= 0) return true;
+    const auto& key = level == 1 ? access.level1Key : access.level2Key;
+    if (access.level < level || !key) return false;
+    aesDecrypt(*key, std::span(body).first(body.size() / 16 * 16));
+    return true;
+}
+
+} // namespace
+
+core::Result<RecordsResult> parseRecords(Bytes file, const std::string& path, const Access& access)
+{
+    auto header = parseUniversalHeader(file, path, "rdat");
+    if (!header) return header.error();
+    RecordsResult result;
+    std::size_t offset = kUniversalHeaderBytes;
+    for (std::int64_t i = 0; i < header->numberOfEntries; ++i) {
+        const std::string where = path + " (record " + std::to_string(i) + " at byte " + std::to_string(offset) + ")";
+        if (offset + kRecordHeaderBytes > file.size()) {
+            result.warnings.push_back(where + ": cut off; the remaining records are not read");
+            break;
+        }
+        const Bytes h = file.subspan(offset, kRecordHeaderBytes);
+        const std::uint32_t bytes = le::u32(h, 12);
+        if (bytes > file.size() - offset - kRecordHeaderBytes) {
+            result.warnings.push_back(where + ": body runs past the end of the file; the remaining records are not read");
+            break;
+        }
+        Record r;
+        r.type = le::text(h, 4, 4);
+        r.time = le::i64(h, 16);
+        if (crc32(file.subspan(offset + 4, kRecordHeaderBytes - 4 + bytes)) != le::u32(h, 0))
+            result.warnings.push_back(where + ": record CRC mismatch");
+        std::vector<std::uint8_t> body(file.begin() + static_cast<std::ptrdiff_t>(offset + kRecordHeaderBytes),
+                                       file.begin() + static_cast<std::ptrdiff_t>(offset + kRecordHeaderBytes + bytes));
+        r.readable = openBody(body, le::i8(h, 11), access);
+        if (r.readable) readBody(body, r);
+        result.records.push_back(std::move(r));
+        offset += kRecordHeaderBytes + bytes;
+    }
+    return result;
+}
+
+} // namespace lv::formats::mef3

@@ -1,0 +1,48 @@
+// MEF 3.0 RED (range-encoded differences) block: 304-byte header parsing and sample decoding.
+#pragma once
+
+#include "core/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+namespace lv::formats::mef3 {
+
+inline constexpr std::size_t kRedHeaderBytes = 304;
+inline constexpr std::size_t kRedStatisticsOffset = 48;
+
+enum RedFlags : std::uint8_t {
+    kRedDiscontinuity = 0x01,
+    kRedLevel1Encryption = 0x02,
+    kRedLevel2Encryption = 0x04,
+};
+
+struct RedBlockHeader {
+    std::uint32_t crc = 0;
+    std::uint8_t flags = 0;
+    float detrendSlope = 0.0f;
+    float detrendIntercept = 0.0f;
+    float scaleFactor = 1.0f;
+    std::uint32_t differenceBytes = 0;
+    std::uint32_t sampleCount = 0;
+    std::uint32_t blockBytes = 0; // header included
+    std::int64_t startTime = 0;   // as stored (the recording time offset not yet applied)
+    std::array<std::uint8_t, 256> statistics{}; // byte counts of the 256 difference symbols
+
+    bool discontinuity() const { return flags & kRedDiscontinuity; }
+    int encryptionLevel() const { return (flags & kRedLevel1Encryption) ? 1 : (flags & kRedLevel2Encryption) ? 2 : 0; }
+};
+
+// Parses the fixed header fields of `block` (at least kRedHeaderBytes). No decryption, no CRC check.
+RedBlockHeader parseRedHeader(std::span<const std::uint8_t> block);
+
+// Checks the block CRC over bytes [4, blockBytes).
+bool redCrcOk(const RedBlockHeader& header, std::span<const std::uint8_t> block);
+
+// Decodes header.sampleCount samples into out (out.size() >= sampleCount), exactly as meflib's RED_decode,
+// including unscaling and retrending. `block` holds the whole block (header and payload) and
+// `header.statistics` must already be decrypted. Returns a Corrupt error (without path) on impossible data.
+core::Status decodeRed(const RedBlockHeader& header, std::span<const std::uint8_t> block, std::span<std::int32_t> out);
+
+} // namespace lv::formats::mef3

@@ -1,0 +1,43 @@
+// Index entries read field by field; the entry count must fit the file.
+#include "formats/mef3/TimeSeriesIndex.h"
+
+#include "core/LittleEndian.h"
+
+namespace lv::formats::mef3 {
+
+namespace le = core::le;
+using core::ErrorCode;
+using core::makeError;
+
+core::Result<TimeSeriesIndex> parseTimeSeriesIndex(std::span<const std::uint8_t> file, const std::string& path)
+{
+    auto header = parseUniversalHeader(file, path, "tidx");
+    if (!header) return header.error();
+    const std::size_t available = (file.size() - kUniversalHeaderBytes) / kIndexEntryBytes;
+    if (header->numberOfEntries < 0 || static_cast<std::uint64_t>(header->numberOfEntries) > available)
+        return makeError(ErrorCode::Truncated,
+                         "index announces " + std::to_string(header->numberOfEntries) + " entries but holds " +
+                             std::to_string(available),
+                         path, 32);
+    const std::size_t count = static_cast<std::size_t>(header->numberOfEntries);
+    LV_TRY(checkBodyCrc(*header, file, path));
+
+    TimeSeriesIndex index;
+    index.header = std::move(*header);
+    index.entries.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::span<const std::uint8_t> e = file.subspan(kUniversalHeaderBytes + i * kIndexEntryBytes, kIndexEntryBytes);
+        IndexEntry& x = index.entries[i];
+        x.fileOffset = le::i64(e, 0);
+        x.startTime = le::i64(e, 8);
+        x.startSample = le::i64(e, 16);
+        x.sampleCount = le::u32(e, 24);
+        x.blockBytes = le::u32(e, 28);
+        x.maximumSampleValue = le::i32(e, 32);
+        x.minimumSampleValue = le::i32(e, 36);
+        x.redFlags = le::u8(e, 44);
+    }
+    return index;
+}
+
+} // namespace lv::formats::mef3

@@ -1,0 +1,72 @@
+// Universal header fields read one by one at their specified offsets.
+#include "formats/mef3/UniversalHeader.h"
+
+#include "core/LittleEndian.h"
+#include "formats/mef3/Crc32.h"
+
+#include <algorithm>
+
+namespace lv::formats::mef3 {
+
+namespace le = core::le;
+using core::ErrorCode;
+using core::makeError;
+
+namespace {
+
+PasswordBytes field16(std::span<const std::uint8_t> b, std::size_t at)
+{
+    PasswordBytes out{};
+    std::copy_n(b.begin() + static_cast<std::ptrdiff_t>(at), 16, out.begin());
+    return out;
+}
+
+} // namespace
+
+core::Result<UniversalHeader> parseUniversalHeader(std::span<const std::uint8_t> b, const std::string& path,
+                                                   const char* expectedType)
+{
+    if (b.size() < kUniversalHeaderBytes)
+        return makeError(ErrorCode::Truncated,
+                         "file is shorter (" + std::to_string(b.size()) + " bytes) than the 1024-byte MEF universal header",
+                         path, 0);
+    UniversalHeader h;
+    h.headerCrc = le::u32(b, 0);
+    h.bodyCrc = le::u32(b, 4);
+    h.fileType = le::text(b, 8, 4);
+    h.versionMajor = le::u8(b, 13);
+    h.versionMinor = le::u8(b, 14);
+    h.byteOrder = le::u8(b, 15);
+    if (h.fileType != expectedType)
+        return makeError(ErrorCode::Corrupt, "file type is \"" + h.fileType + "\", expected \"" + expectedType + "\"",
+                         path, 8);
+    if (crc32(b.subspan(4, kUniversalHeaderBytes - 4)) != h.headerCrc)
+        return makeError(ErrorCode::CrcMismatch, "universal header CRC mismatch", path, 0);
+    if (h.versionMajor != 3)
+        return makeError(ErrorCode::Unsupported,
+                         "MEF version " + std::to_string(h.versionMajor) + "." + std::to_string(h.versionMinor) +
+                             " is not supported (only 3.x)",
+                         path, 13);
+    if (h.byteOrder != 1) return makeError(ErrorCode::Unsupported, "big-endian MEF files are not supported", path, 15);
+    h.startTime = le::i64(b, 16);
+    h.endTime = le::i64(b, 24);
+    h.numberOfEntries = le::i64(b, 32);
+    h.maximumEntrySize = le::i64(b, 40);
+    h.segmentNumber = le::i32(b, 48);
+    h.channelName = le::text(b, 52, 256);
+    h.sessionName = le::text(b, 308, 256);
+    h.anonymizedName = le::text(b, 564, 256);
+    h.passwords.level1 = field16(b, 868);
+    h.passwords.level2 = field16(b, 884);
+    return h;
+}
+
+core::Status checkBodyCrc(const UniversalHeader& header, std::span<const std::uint8_t> file, const std::string& path)
+{
+    if (file.size() < kUniversalHeaderBytes) return makeError(ErrorCode::Truncated, "file has no body", path, 0);
+    if (crc32(file.subspan(kUniversalHeaderBytes)) != header.bodyCrc)
+        return makeError(ErrorCode::CrcMismatch, "file body CRC mismatch", path, kUniversalHeaderBytes);
+    return {};
+}
+
+} // namespace lv::formats::mef3

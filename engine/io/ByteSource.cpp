@@ -1,0 +1,135 @@
+// File (pread), subrange and memory implementations of ByteSource.
+#include "io/ByteSource.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace lv::io {
+
+using core::ErrorCode;
+using core::makeError;
+
+core::Result<std::vector<std::uint8_t>> ByteSource::readAll() const { return read(0, size()); }
+
+core::Result<std::vector<std::uint8_t>> ByteSource::read(std::uint64_t offset, std::uint64_t count) const
+{
+    std::vector<std::uint8_t> bytes(count);
+    LV_TRY(readAt(offset, bytes));
+    return bytes;
+}
+
+namespace {
+
+core::Error truncated(const std::string& path, std::uint64_t offset, std::size_t want, std::uint64_t size)
+{
+    return makeError(ErrorCode::Truncated,
+                     "file is truncated: needed " + std::to_string(want) + " bytes but it has " +
+                         std::to_string(size > offset ? size - offset : 0) + " from here",
+                     path, static_cast<std::int64_t>(offset));
+}
+
+class FileSource final : public ByteSource {
+public:
+    FileSource(int fd, std::uint64_t size, std::string path) : m_fd(fd), m_size(size), m_path(std::move(path)) {}
+    ~FileSource() override { ::close(m_fd); }
+    const std::string& path() const override { return m_path; }
+    std::uint64_t size() const override { return m_size; }
+
+    core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const override
+    {
+        if (offset > m_size || out.size() > m_size - offset) return truncated(m_path, offset, out.size(), m_size);
+        std::size_t done = 0;
+        while (done < out.size()) {
+            const ssize_t n = ::pread(m_fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0)
+                return makeError(ErrorCode::Io, std::string("read failed: ") + std::strerror(errno), m_path,
+                                 static_cast<std::int64_t>(offset + done));
+            if (n == 0) return truncated(m_path, offset, out.size(), offset + done);
+            done += static_cast<std::size_t>(n);
+        }
+        return {};
+    }
+
+private:
+    int m_fd;
+    std::uint64_t m_size;
+    std::string m_path;
+};
+
+class SubrangeSource final : public ByteSource {
+public:
+    SubrangeSource(ByteSourcePtr parent, std::uint64_t offset, std::uint64_t size, std::string path)
+        : m_parent(std::move(parent)), m_offset(offset), m_size(size), m_path(std::move(path))
+    {
+    }
+    const std::string& path() const override { return m_path; }
+    std::uint64_t size() const override { return m_size; }
+    core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const override
+    {
+        if (offset > m_size || out.size() > m_size - offset) return truncated(m_path, offset, out.size(), m_size);
+        core::Status status = m_parent->readAt(m_offset + offset, out);
+        if (!status.ok()) {
+            core::Error e = status.error();
+            e.path = m_path;
+            e.offset = static_cast<std::int64_t>(offset);
+            return e;
+        }
+        return {};
+    }
+
+private:
+    ByteSourcePtr m_parent;
+    std::uint64_t m_offset;
+    std::uint64_t m_size;
+    std::string m_path;
+};
+
+class MemorySource final : public ByteSource {
+public:
+    MemorySource(std::vector<std::uint8_t> bytes, std::string path) : m_bytes(std::move(bytes)), m_path(std::move(path)) {}
+    const std::string& path() const override { return m_path; }
+    std::uint64_t size() const override { return m_bytes.size(); }
+    core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const override
+    {
+        if (offset > m_bytes.size() || out.size() > m_bytes.size() - offset)
+            return truncated(m_path, offset, out.size(), m_bytes.size());
+        if (!out.empty()) std::memcpy(out.data(), m_bytes.data() + offset, out.size());
+        return {};
+    }
+
+private:
+    std::vector<std::uint8_t> m_bytes;
+    std::string m_path;
+};
+
+} // namespace
+
+core::Result<ByteSourcePtr> openFile(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return makeError(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io,
+                         std::string("cannot open: ") + std::strerror(errno), path);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return makeError(ErrorCode::Io, "not a regular file", path);
+    }
+    return ByteSourcePtr(std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path));
+}
+
+ByteSourcePtr subrange(ByteSourcePtr parent, std::uint64_t offset, std::uint64_t size, std::string path)
+{
+    return std::make_shared<SubrangeSource>(std::move(parent), offset, size, std::move(path));
+}
+
+ByteSourcePtr memorySource(std::vector<std::uint8_t> bytes, std::string path)
+{
+    return std::make_shared<MemorySource>(std::move(bytes), std::move(path));
+}
+
+} // namespace lv::io

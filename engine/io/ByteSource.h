@@ -1,0 +1,37 @@
+// Random-access byte sources: a file, a byte range of a file (tar member), or memory.
+#pragma once
+
+#include "core/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lv::io {
+
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    virtual const std::string& path() const = 0; // the name used in error messages
+    virtual std::uint64_t size() const = 0;
+    // Reads exactly out.size() bytes at offset; a short read is a Truncated error naming path and offset.
+    virtual core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const = 0;
+
+    core::Result<std::vector<std::uint8_t>> readAll() const;
+    core::Result<std::vector<std::uint8_t>> read(std::uint64_t offset, std::uint64_t count) const;
+};
+
+using ByteSourcePtr = std::shared_ptr<const ByteSource>;
+
+// Opens a regular file read-only.
+core::Result<ByteSourcePtr> openFile(const std::string& path);
+
+// The bytes [offset, offset + size) of another source, named `path` in errors.
+ByteSourcePtr subrange(ByteSourcePtr parent, std::uint64_t offset, std::uint64_t size, std::string path);
+
+// An in-memory copy (tests and fuzzing).
+ByteSourcePtr memorySource(std::vector<std::uint8_t> bytes, std::string path);
+
+} // namespace lv::io

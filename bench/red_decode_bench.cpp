@@ -1,0 +1,134 @@
+// RED decode throughput on one thread (EEG-like blocks, 4 quantisation steps, 1 s and 10 s blocks) and a memcpy floor.
+#include "EegSignal.h"
+#include "RedEncoder.h"
+
+#include "formats/mef3/RedBlock.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <utility>
+
+namespace {
+
+namespace mef3 = lv::formats::mef3;
+
+constexpr double kFs = 256.0;
+constexpr std::size_t kChannels = 16;
+constexpr std::size_t kSamplesPerChannel = 10 * 60 * 256; // 10 minutes
+constexpr std::size_t kTotalSamples = kChannels * kSamplesPerChannel;
+
+[[noreturn]] void fail(const std::string& what)
+{
+    std::fprintf(stderr, "\n*** RED round-trip check FAILED: %s ***\n", what.c_str());
+    std::fflush(stderr);
+    std::abort();
+}
+
+// Every channel's blocks, back to back, as one in-memory set (larger than any one cache level but L3).
+struct BlockSet {
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::size_t> offsets; // block starts in `bytes`
+    std::size_t samples = 0;
+    std::size_t keySamples = 0;
+};
+
+const std::vector<std::vector<double>>& eegChannels()
+{
+    static const auto channels = [] {
+        std::vector<std::vector<double>> c;
+        for (std::size_t ch = 0; ch < kChannels; ++ch) c.push_back(lv::bench::eegMicrovolts(kSamplesPerChannel, kFs, ch + 1));
+        return c;
+    }();
+    return channels;
+}
+
+// Decodes every block of `set` and compares with the samples it was made from; aborts on any difference.
+void checkRoundTrip(const BlockSet& set, const std::vector<std::int32_t>& expected)
+{
+    std::vector<std::int32_t> out(expected.size());
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < set.offsets.size(); ++k) {
+        const std::span<const std::uint8_t> block(set.bytes.data() + set.offsets[k], set.bytes.size() - set.offsets[k]);
+        const mef3::RedBlockHeader h = mef3::parseRedHeader(block);
+        if (!mef3::redCrcOk(h, block)) fail("block " + std::to_string(k) + " has a bad CRC");
+        const lv::core::Status status = mef3::decodeRed(h, block.first(h.blockBytes), std::span(out).subspan(at, h.sampleCount));
+        if (!status.ok()) fail("block " + std::to_string(k) + ": " + status.error().message);
+        for (std::size_t i = 0; i < h.sampleCount; ++i)
+            if (out[at + i] != expected[at + i])
+                fail("block " + std::to_string(k) + " sample " + std::to_string(i) + ": decoded " +
+                     std::to_string(out[at + i]) + ", encoded " + std::to_string(expected[at + i]));
+        at += h.sampleCount;
+    }
+    if (at != expected.size()) fail("decoded " + std::to_string(at) + " of " + std::to_string(expected.size()) + " samples");
+}
+
+// The block set for a quantisation step (nanovolts per count) and block length, encoded and checked once.
+const BlockSet& blockSet(std::int64_t stepNv, std::int64_t blockSeconds)
+{
+    static std::map<std::pair<std::int64_t, std::int64_t>, BlockSet> cache;
+    auto [it, fresh] = cache.try_emplace({stepNv, blockSeconds});
+    BlockSet& set = it->second;
+    if (!fresh) return set;
+    const std::size_t blockSamples = static_cast<std::size_t>(blockSeconds * kFs);
+    lv::bench::RedEncoder encoder;
+    std::vector<std::int32_t> all;
+    for (const std::vector<double>& uv : eegChannels()) {
+        const std::vector<std::int32_t> counts = lv::bench::quantise(uv, static_cast<double>(stepNv) / 1000.0);
+        for (std::size_t first = 0; first < counts.size(); first += blockSamples) {
+            const auto samples = std::span(counts).subspan(first, std::min(blockSamples, counts.size() - first));
+            set.offsets.push_back(set.bytes.size());
+            const auto summary = encoder.encode(samples, static_cast<std::int64_t>(first), first == 0, set.bytes);
+            set.keySamples += (summary.differenceBytes - samples.size() - 4) / 4 + 1;
+        }
+        all.insert(all.end(), counts.begin(), counts.end());
+    }
+    set.samples = all.size();
+    checkRoundTrip(set, all);
+    return set;
+}
+
+void BM_RedDecode(benchmark::State& state)
+{
+    const BlockSet& set = blockSet(state.range(0), state.range(1));
+    std::vector<std::int32_t> out(set.samples);
+    for (auto _ : state) {
+        std::size_t at = 0;
+        for (std::size_t offset : set.offsets) {
+            const std::span<const std::uint8_t> block(set.bytes.data() + offset, set.bytes.size() - offset);
+            const mef3::RedBlockHeader h = mef3::parseRedHeader(block);
+            if (!mef3::decodeRed(h, block, std::span(out).subspan(at, h.sampleCount)).ok()) {
+                state.SkipWithError("decodeRed failed");
+                return;
+            }
+            at += h.sampleCount;
+        }
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    const double samples = static_cast<double>(set.samples);
+    state.counters["samples"] = benchmark::Counter(samples, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["bytesPerSample"] = static_cast<double>(set.bytes.size()) / samples;
+    state.counters["keyFraction"] = static_cast<double>(set.keySamples) / samples;
+}
+// Arguments: quantisation step in nV per count (1000 = 1 uV ... 1 = 0.001 uV), block length in seconds.
+BENCHMARK(BM_RedDecode)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
+
+// The floor: copying as many int32 samples as BM_RedDecode produces per iteration.
+void BM_Floor_Memcpy(benchmark::State& state)
+{
+    std::vector<std::int32_t> from(kTotalSamples, 1), to(kTotalSamples, 0);
+    for (auto _ : state) {
+        std::memcpy(to.data(), from.data(), kTotalSamples * sizeof(std::int32_t));
+        benchmark::DoNotOptimize(to.data());
+        benchmark::ClobberMemory();
+    }
+    state.counters["samples"] = benchmark::Counter(static_cast<double>(kTotalSamples), benchmark::Counter::kIsIterationInvariantRate);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kTotalSamples * sizeof(std::int32_t)));
+}
+BENCHMARK(BM_Floor_Memcpy);
+
+} // namespace

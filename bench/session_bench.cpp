@@ -1,0 +1,155 @@
+// Session-level benchmarks on a cached 16 ch x 2 h MEF 3.0 session: open, 5-minute window, full read, and floors.
+#include "BenchSession.h"
+
+#include "core/Recording.h"
+#include "decode/ThreadPool.h"
+#include "formats/mef3/MefRecording.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <numeric>
+#include <unistd.h>
+
+namespace {
+
+namespace mef3 = lv::formats::mef3;
+using lv::core::ReadControl;
+using lv::core::TimeRange;
+
+constexpr double kFullReadChunkSeconds = 600.0; // the full read goes 10 minutes (all channels) at a time
+
+// The default session, written or found in the cache, verified once per process (which also warms the page cache).
+const lv::bench::BenchSession& session()
+{
+    static const lv::bench::BenchSession s = [] {
+        lv::bench::BenchSession written = lv::bench::ensureSession(lv::bench::SessionSpec{});
+        lv::bench::verifySession(written);
+        return written;
+    }();
+    return s;
+}
+
+std::unique_ptr<mef3::MefRecording> openSession()
+{
+    auto opened = mef3::openMef3(session().path, {});
+    if (!opened) {
+        std::fprintf(stderr, "openMef3 failed: %s\n", opened.error().describe().c_str());
+        std::abort();
+    }
+    return std::move(*opened);
+}
+
+std::vector<std::size_t> allChannels(const lv::core::RecordingInfo& info)
+{
+    std::vector<std::size_t> channels(info.channels.size());
+    std::iota(channels.begin(), channels.end(), std::size_t{0});
+    return channels;
+}
+
+double totalSamples() { return static_cast<double>(session().samplesPerChannel) * session().spec.channels; }
+
+void BM_Open(benchmark::State& state)
+{
+    const std::string& path = session().path;
+    for (auto _ : state) {
+        auto opened = mef3::openMef3(path, {});
+        if (!opened) state.SkipWithError(opened.error().describe().c_str());
+        benchmark::DoNotOptimize(opened);
+    }
+}
+BENCHMARK(BM_Open)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A 5-minute window of all 16 channels at a pseudo-random position each iteration, on every core.
+void BM_Window5min_16ch(benchmark::State& state)
+{
+    auto recording = openSession();
+    const lv::core::RecordingInfo& info = recording->info();
+    const std::vector<std::size_t> channels = allChannels(info);
+    lv::decode::ThreadPool pool;
+    constexpr lv::core::Uutc kWindow = 5 * 60 * 1000000ll;
+    const auto positions = static_cast<std::uint64_t>(info.end - info.start - kWindow);
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    std::int64_t samples = 0;
+    for (auto _ : state) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull; // LCG: a reproducible walk
+        const lv::core::Uutc start = info.start + static_cast<lv::core::Uutc>((seed >> 11) % positions);
+        auto read = lv::core::readRange(*recording, channels, TimeRange{start, start + kWindow}, ReadControl{.runner = &pool});
+        if (!read) {
+            state.SkipWithError(read.error().describe().c_str());
+            return;
+        }
+        for (const auto& c : *read) samples += static_cast<std::int64_t>(c.raw.size());
+        benchmark::DoNotOptimize(read);
+    }
+    state.counters["samples"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
+    state.counters["threads"] = static_cast<double>(pool.threadCount());
+}
+BENCHMARK(BM_Window5min_16ch)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Every sample of every channel through readRange, 10 minutes at a time, on a pool of state.range(0) threads.
+void BM_FullRead(benchmark::State& state)
+{
+    auto recording = openSession();
+    const lv::core::RecordingInfo& info = recording->info();
+    const std::vector<std::size_t> channels = allChannels(info);
+    const std::vector<TimeRange> chunks = lv::bench::timeChunks(info, kFullReadChunkSeconds);
+    lv::decode::ThreadPool pool(static_cast<std::size_t>(state.range(0)));
+    for (auto _ : state) {
+        std::int64_t samples = 0;
+        for (const TimeRange& chunk : chunks) {
+            auto read = lv::core::readRange(*recording, channels, chunk, ReadControl{.runner = &pool});
+            if (!read) {
+                state.SkipWithError(read.error().describe().c_str());
+                return;
+            }
+            for (const auto& c : *read) samples += static_cast<std::int64_t>(c.raw.size());
+        }
+        if (samples != static_cast<std::int64_t>(totalSamples())) state.SkipWithError("full read is incomplete");
+    }
+    state.counters["samples"] = benchmark::Counter(totalSamples(), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_FullRead)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Floor for the full read's I/O: every .tdat byte read with pread into a 1 MiB buffer (warm page cache).
+void BM_Floor_PreadTdat(benchmark::State& state)
+{
+    std::vector<int> fds;
+    for (const std::string& file : session().dataFiles) fds.push_back(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    std::vector<std::uint8_t> buffer(1u << 20);
+    std::int64_t bytes = 0;
+    for (auto _ : state) {
+        for (int fd : fds) {
+            off_t at = 0;
+            for (ssize_t n; (n = ::pread(fd, buffer.data(), buffer.size(), at)) > 0;) at += n;
+            bytes += at;
+        }
+        benchmark::DoNotOptimize(buffer.data());
+    }
+    for (int fd : fds) ::close(fd);
+    if (bytes == 0) state.SkipWithError("no .tdat bytes read");
+    state.SetBytesProcessed(bytes);
+    state.counters["samples"] = benchmark::Counter(totalSamples(), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Floor_PreadTdat)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Floor for the full read's output: one memcpy of every decoded int32 sample.
+void BM_Floor_MemcpyOutput(benchmark::State& state)
+{
+    const auto count = static_cast<std::size_t>(totalSamples());
+    std::vector<std::int32_t> from(count, 1), to(count, 0);
+    for (auto _ : state) {
+        std::memcpy(to.data(), from.data(), count * sizeof(std::int32_t));
+        benchmark::DoNotOptimize(to.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * count * sizeof(std::int32_t)));
+    state.counters["samples"] = benchmark::Counter(totalSamples(), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Floor_MemcpyOutput)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+} // namespace

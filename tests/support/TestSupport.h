@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct ManifestCase {
     std::string password2;
     std::map<std::string, ManifestChannel> channels;
 };
+// gtest prints a case by its name.
+inline void PrintTo(const ManifestCase& c, std::ostream* os) { *os << c.name; }
+
 // Every case of <folder>/manifest.json.
 std::vector<ManifestCase> readManifest(const std::filesystem::path& folder);
 // Cases of both MEF reference folders.

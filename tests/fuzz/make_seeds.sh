@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the fuzzers' seed corpora from the reference MEF 3.0 sessions (read only) into OUT/corpus-<target>.
+# Usage: tests/fuzz/make_seeds.sh [OUT (default /tmp)] [TESTDATA (default ../shared/testdata next to the repo)]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="${1:-/tmp}"
+data="${2:-$here/../../../shared/testdata}/mef3"
+[[ -d "$data" ]] || { echo "no reference data at $data" >&2; exit 1; }
+
+red="$out/corpus-fuzz_red_block"
+headers="$out/corpus-fuzz_headers"
+headersCrc="$out/corpus-fuzz_headers_crc"
+tar_="$out/corpus-fuzz_tar"
+mkdir -p "$red" "$headers" "$headersCrc" "$tar_"
+
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+
+# fuzz_red_block: every RED block of every .tdat (blocks follow each other from byte 1024; block_bytes at +36).
+while IFS= read -r -d '' f; do
+    size=$(stat -c %s "$f")
+    off=1024 n=0
+    while (( off + 304 <= size )); do
+        bytes=$(u32 "$f" $((off + 36)))
+        (( bytes >= 304 && off + bytes <= size )) || break
+        dd if="$f" bs=1 skip="$off" count="$bytes" status=none of="$red/$(basename "$f" .tdat)-$(echo "$f" | md5sum | cut -c1-6)-$n.red"
+        off=$((off + bytes)) n=$((n + 1))
+    done
+done < <(find "$data" -name '*.tdat' -print0)
+
+# fuzz_headers and fuzz_headers_crc: whole .tmet, .tidx and .rdat files.
+while IFS= read -r -d '' f; do
+    name="$(echo "$f" | md5sum | cut -c1-6)-$(basename "$f")"
+    cp "$f" "$headers/$name"
+    cp "$f" "$headersCrc/$name"
+done < <(find "$data" \( -name '*.tmet' -o -name '*.tidx' -o -name '*.rdat' \) -print0)
+chmod u+w "$headers"/* "$headersCrc"/*
+
+# fuzz_tar: a GNU tar of a session, the same with paths over 100 bytes (GNU 'L' and pax 'x' long names), and a
+# ustar one with a prefix field. GNU tar's --transform renames in the archive only.
+long='s,^,recordings/2020/subject-0001/a-directory-name-long-enough-to-push-every-path-past-the-ustar-limit/,'
+tar -C "$data/legacy" --format=gnu -cf "$tar_/with_annotations.gnu.tar" with_annotations.mefd
+tar -C "$data/legacy" --format=gnu --transform="$long" -cf "$tar_/plain_single.gnu-long.tar" plain_single.mefd
+tar -C "$data/legacy" --format=pax --transform="$long" -cf "$tar_/plain_single.pax-long.tar" plain_single.mefd
+tar -C "$data/legacy" --format=ustar --transform="$long" -cf "$tar_/multi_segment.ustar.tar" multi_segment.mefd/ch1.timd
+
+for d in "$red" "$headers" "$headersCrc" "$tar_"; do echo "$d: $(ls "$d" | wc -l) files, $(du -sh "$d" | cut -f1)"; done

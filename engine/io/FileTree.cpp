@@ -99,7 +99,7 @@ private:
         entry.name = name;
         const bool known = m_dirs.count(parent) != 0;
         auto& listing = m_dirs[parent];
-        auto same = std::find_if(listing.begin(), listing.end(), [&](const TreeEntry& e) { return e.name == name; });
+        auto same = std::find_if(listing.begin(), listing.end(), [&leaf = entry.name](const TreeEntry& e) { return e.name == leaf; });
         if (same == listing.end()) {
             listing.push_back(std::move(entry));
             sortByName(listing);

@@ -76,9 +76,11 @@ std::string paxPath(const std::vector<std::uint8_t>& data)
     std::size_t pos = 0;
     std::string path;
     while (pos < data.size()) {
+        const std::size_t left = data.size() - pos;
         std::size_t len = 0, p = pos;
-        while (p < data.size() && data[p] >= '0' && data[p] <= '9') len = len * 10 + (data[p++] - '0');
-        if (len == 0 || pos + len > data.size() || p >= data.size() || data[p] != ' ') break;
+        while (p < data.size() && data[p] >= '0' && data[p] <= '9' && len <= left) len = len * 10 + (data[p++] - '0');
+        // LEN counts its own digits, the space and the final newline, and must stay inside the data.
+        if (p >= data.size() || data[p] != ' ' || len > left || len < p - pos + 2) break;
         const std::string record(reinterpret_cast<const char*>(&data[p + 1]), pos + len - p - 2);
         if (record.rfind("path=", 0) == 0) path = record.substr(5);
         pos += len;

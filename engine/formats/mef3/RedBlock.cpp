@@ -4,6 +4,7 @@
 #include "core/LittleEndian.h"
 #include "formats/mef3/Crc32.h"
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -17,12 +18,14 @@ constexpr std::uint32_t kBottomValue = 0x800000u;
 constexpr int kExtraBits = 7;
 constexpr std::int32_t kPositiveInfinity = 0x7FFFFFFF;
 constexpr std::int32_t kNegativeInfinity = static_cast<std::int32_t>(0x80000001u);
+constexpr std::int32_t kRedNan = static_cast<std::int32_t>(0x80000000u);
 
 core::Error corrupt(std::string message) { return core::makeError(core::ErrorCode::Corrupt, std::move(message)); }
 
 // meflib's RED_round: round half away from zero, saturating at the RED infinities.
 std::int32_t redRound(double value)
 {
+    if (std::isnan(value)) return kRedNan; // what meflib's cast yields on x86; in C++ the cast is undefined
     if (value >= 0.0) {
         if ((value += 0.5) >= static_cast<double>(kPositiveInfinity)) return kPositiveInfinity;
     } else if ((value -= 0.5) <= static_cast<double>(kNegativeInfinity)) {
@@ -34,7 +37,7 @@ std::int32_t redRound(double value)
 // Exact 32-bit division by a per-block constant through a 64-bit reciprocal (Lemire et al., 2019).
 class ConstantDivisor {
 public:
-    explicit ConstantDivisor(std::uint32_t d) : m_d(d), m_magic(d > 1 ? UINT64_MAX / d + 1 : 0) {}
+    explicit ConstantDivisor(std::uint32_t d) : m_magic(d > 1 ? UINT64_MAX / d + 1 : 0) {}
     std::uint32_t divide(std::uint32_t n) const
     {
         if (m_magic == 0) return n;
@@ -42,7 +45,6 @@ public:
     }
 
 private:
-    std::uint32_t m_d;
     std::uint64_t m_magic;
 };
 

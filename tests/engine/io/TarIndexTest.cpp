@@ -43,6 +43,40 @@ TEST_P(TarFormats, MembersPointAtTheirBytes)
 
 INSTANTIATE_TEST_SUITE_P(All, TarFormats, ::testing::Values("ustar", "gnu", "pax"));
 
+// One 512-byte header block with a correct checksum.
+std::vector<std::uint8_t> tarHeader(const std::string& name, char type, std::size_t size)
+{
+    std::vector<std::uint8_t> h(512, 0);
+    std::copy(name.begin(), name.end(), h.begin());
+    char field[16];
+    std::snprintf(field, sizeof field, "%011o", static_cast<unsigned>(size));
+    std::copy(field, field + 11, h.begin() + 124);
+    h[156] = static_cast<std::uint8_t>(type);
+    std::fill(h.begin() + 148, h.begin() + 156, ' ');
+    unsigned sum = 0;
+    for (auto b : h) sum += b;
+    std::snprintf(field, sizeof field, "%06o", sum);
+    std::copy(field, field + 7, h.begin() + 148);
+    return h;
+}
+
+// A pax record whose length is shorter than its own digits (found by fuzzing) is ignored, not a crash.
+TEST(TarIndex, MalformedPaxRecordIsIgnored)
+{
+    std::vector<std::uint8_t> tar = tarHeader("pax", 'x', 4);
+    const std::string records = "1 x\n";
+    std::vector<std::uint8_t> data(512, 0);
+    std::copy(records.begin(), records.end(), data.begin());
+    tar.insert(tar.end(), data.begin(), data.end());
+    const auto file = tarHeader("s.mefd/a", '0', 0);
+    tar.insert(tar.end(), file.begin(), file.end());
+    tar.resize(tar.size() + 1024, 0);
+    auto r = indexTar(*memorySource(tar, "p.tar"));
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_EQ(r->size(), 1u);
+    EXPECT_EQ((*r)[0].path, "s.mefd/a");
+}
+
 TEST(TarIndex, TruncatedArchiveIsAnError)
 {
     std::vector<std::uint8_t> header(512, 0);

@@ -4,6 +4,7 @@
 #include "formats/mef3/RedEncoder.h"
 
 #include <climits>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -53,6 +54,17 @@ TEST(RedBlock, ScaleFactorAndDetrendRoundLikeMeflib)
     core::le::store<float>(&block[16], 0.5f);  // slope
     core::le::store<float>(&block[20], -1.0f); // intercept
     EXPECT_EQ(decode(block), (std::vector<std::int32_t>{1, -1, 4, -2, 2, 7}));
+}
+
+// A NaN detrend slope (found by fuzzing) must not reach an undefined float-to-int cast: RED NaN comes out.
+TEST(RedBlock, NanDetrendGivesRedNan)
+{
+    const std::vector<std::int32_t> stored{1, 2, 3};
+    RedEncoder encoder;
+    std::vector<std::uint8_t> block;
+    encoder.encode(stored, 0, false, block);
+    core::le::store<float>(&block[16], std::nanf(""));
+    EXPECT_EQ(decode(block), (std::vector<std::int32_t>{INT32_MIN, INT32_MIN, INT32_MIN}));
 }
 
 TEST(RedBlock, CorruptBlocksAreErrorsNotHangs)

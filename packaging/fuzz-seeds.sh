@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the fuzzers' seed corpora from the reference MEF 3.0 sessions (read only) into OUT/corpus-<target>.
-# Usage: tests/fuzz/make_seeds.sh [OUT (default /tmp)] [TESTDATA (default ../shared/testdata next to the repo)]
+# Usage: packaging/fuzz-seeds.sh [OUT (default /tmp)] [TESTDATA (default ../shared/testdata next to the repo)]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-/tmp}"
-data="${2:-$here/../../../shared/testdata}/mef3"
+data="${2:-$here/../../shared/testdata}/mef3"
 [[ -d "$data" ]] || { echo "no reference data at $data" >&2; exit 1; }
 
 red="$out/corpus-fuzz_red_block"

@@ -138,10 +138,13 @@ void verifySession(const BenchSession& session)
         all.push_back(c);
     }
     decode::ThreadPool pool;
+    core::ReadControl control;
+    control.runner = &pool;
+    control.verifyCrc = true;
     std::vector<std::uint64_t> hashes(all.size(), 0xcbf29ce484222325ull);
     std::vector<std::int64_t> seen(all.size(), 0);
     for (const core::TimeRange& range : timeChunks(info, 600.0)) {
-        auto read = core::readRange(**opened, all, range, core::ReadControl{.runner = &pool, .verifyCrc = true});
+        auto read = core::readRange(**opened, all, range, control);
         if (!read) fail("readRange: " + read.error().describe());
         for (std::size_t c = 0; c < all.size(); ++c) {
             const core::ChannelSamples& s = (*read)[c];

@@ -1,4 +1,4 @@
-// EEG-like signal: pink noise (Kellet's filter) low-passed near 40 Hz, a 10 Hz alpha rhythm, white sensor noise.
+// EEG-like signal: pink noise (Kellet's filter) low-passed (2 poles near 35 Hz), a 10 Hz alpha rhythm, white sensor noise.
 #include "EegSignal.h"
 
 #include <cmath>
@@ -40,15 +40,16 @@ std::vector<double> eegMicrovolts(std::size_t count, double fs, std::uint64_t se
     const double alphaHz = 9.5 + uniform(rng);     // per-channel alpha frequency
     const double alphaPhase = twoPi * uniform(rng);
     const double wanePhase = twoPi * uniform(rng);
-    const double lowPass = 1.0 - std::exp(-twoPi * 40.0 / fs); // one-pole smoothing, corner near 40 Hz
+    const double lowPass = 1.0 - std::exp(-twoPi * 35.0 / fs); // two one-pole stages, corners near 35 Hz
 
     PinkFilter pink;
     for (int i = 0; i < 2000; ++i) pink.next(gauss(rng)); // settle the filter state
     std::vector<double> out(count);
-    double smooth = 0.0;
+    double stage1 = 0.0, smooth = 0.0;
     for (std::size_t i = 0; i < count; ++i) {
         const double t = static_cast<double>(i) / fs;
-        smooth += lowPass * (8.0 * pink.next(gauss(rng)) - smooth); // about 20 uV rms
+        stage1 += lowPass * (6.0 * pink.next(gauss(rng)) - stage1);
+        smooth += lowPass * (stage1 - smooth); // about 15 uV rms
         const double envelope = 25.0 + 15.0 * std::sin(twoPi * 0.07 * t + wanePhase); // waxing and waning
         const double alpha = envelope * std::sin(twoPi * alphaHz * t + alphaPhase);
         out[i] = smooth + alpha + 0.7 * gauss(rng); // sensor noise

@@ -1,7 +1,7 @@
 // Minimal MEF 3.0 segment writer for benchmark fixtures: lossless RED blocks into .tdat, .tidx and .tmet files.
 #pragma once
 
-#include "RedEncoder.h"
+#include "formats/mef3/RedEncoder.h"
 
 #include <cstdint>
 #include <span>
@@ -37,7 +37,7 @@ private:
         std::int64_t startTime = 0; // stored
         std::int64_t startSample = 0;
         std::uint32_t samples = 0;
-        RedBlockSummary block;
+        formats::mef3::RedBlockSummary block;
     };
 
     std::int64_t storedTime(std::int64_t trueTime) const;
@@ -47,7 +47,7 @@ private:
     std::vector<std::uint8_t> indexFile() const;
 
     SegmentSpec m_spec;
-    RedEncoder m_encoder;
+    formats::mef3::RedEncoder m_encoder;
     std::vector<std::uint8_t> m_data; // the whole .tdat, universal header included
     std::vector<Entry> m_entries;
     std::int64_t m_samples = 0;

@@ -1,8 +1,8 @@
 // RED decode throughput on one thread (EEG-like blocks, 4 quantisation steps, 1 s and 10 s blocks) and a memcpy floor.
 #include "EegSignal.h"
-#include "RedEncoder.h"
 
 #include "formats/mef3/RedBlock.h"
+#include "formats/mef3/RedEncoder.h"
 
 #include <benchmark/benchmark.h>
 
@@ -74,7 +74,7 @@ const BlockSet& blockSet(std::int64_t stepNv, std::int64_t blockSeconds)
     BlockSet& set = it->second;
     if (!fresh) return set;
     const std::size_t blockSamples = static_cast<std::size_t>(blockSeconds * kFs);
-    lv::bench::RedEncoder encoder;
+    mef3::RedEncoder encoder;
     std::vector<std::int32_t> all;
     for (const std::vector<double>& uv : eegChannels()) {
         const std::vector<std::int32_t> counts = lv::bench::quantise(uv, static_cast<double>(stepNv) / 1000.0);

@@ -71,6 +71,8 @@ void BM_Window5min_16ch(benchmark::State& state)
     const lv::core::RecordingInfo& info = recording->info();
     const std::vector<std::size_t> channels = allChannels(info);
     lv::decode::ThreadPool pool;
+    ReadControl control;
+    control.runner = &pool;
     constexpr lv::core::Uutc kWindow = 5 * 60 * 1000000ll;
     const auto positions = static_cast<std::uint64_t>(info.end - info.start - kWindow);
     std::uint64_t seed = 0x9E3779B97F4A7C15ull;
@@ -78,7 +80,7 @@ void BM_Window5min_16ch(benchmark::State& state)
     for (auto _ : state) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull; // LCG: a reproducible walk
         const lv::core::Uutc start = info.start + static_cast<lv::core::Uutc>((seed >> 11) % positions);
-        auto read = lv::core::readRange(*recording, channels, TimeRange{start, start + kWindow}, ReadControl{.runner = &pool});
+        auto read = lv::core::readRange(*recording, channels, TimeRange{start, start + kWindow}, control);
         if (!read) {
             state.SkipWithError(read.error().describe().c_str());
             return;
@@ -99,10 +101,12 @@ void BM_FullRead(benchmark::State& state)
     const std::vector<std::size_t> channels = allChannels(info);
     const std::vector<TimeRange> chunks = lv::bench::timeChunks(info, kFullReadChunkSeconds);
     lv::decode::ThreadPool pool(static_cast<std::size_t>(state.range(0)));
+    ReadControl control;
+    control.runner = &pool;
     for (auto _ : state) {
         std::int64_t samples = 0;
         for (const TimeRange& chunk : chunks) {
-            auto read = lv::core::readRange(*recording, channels, chunk, ReadControl{.runner = &pool});
+            auto read = lv::core::readRange(*recording, channels, chunk, control);
             if (!read) {
                 state.SkipWithError(read.error().describe().c_str());
                 return;

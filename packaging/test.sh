@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs the whole test suite: a dev build (-Werror), the same suite under ASan+UBSan,
-# then a short run of every libFuzzer target.
+# Sets up, builds and runs the whole test suite: a short run of every libFuzzer target, then the test suite
+# in a dev build (-Werror) and again under ASan+UBSan (ctest's summary closes the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packaging/setup-debian.sh
+echo "== fuzz: build the libFuzzer targets and run each briefly"
+packaging/fuzz-smoke.sh
 for preset in dev asan; do
   echo "== $preset: configure and build"
   cmake --preset "$preset" >/dev/null
@@ -11,5 +13,3 @@ for preset in dev asan; do
   echo "== $preset: test"
   ctest --preset "$preset" -j "$(nproc)"
 done
-echo "== fuzz: build the libFuzzer targets and run each briefly"
-packaging/fuzz-smoke.sh

@@ -48,39 +48,72 @@ private:
     std::uint64_t m_magic;
 };
 
-// Byte input of the range decoder: past the block's end it yields zeros, as meflib does.
-struct ByteInput {
-    const std::uint8_t* p;
+// The coded bytes as meflib's decoder sees them: a bit stream read MSB first, zeros past the block's end.
+// Renormalising by n bytes appends the next 8n bits to `low`; `at` is the byte holding the next bit but one
+// (meflib keeps that byte in `in_byte`, whose lowest bit is the next bit).
+struct BitInput {
+    const std::uint8_t* at;
     const std::uint8_t* end;
-    std::uint32_t next() { return p < end ? *p++ : 0u; }
-};
 
-// Turns decoded difference symbols into samples: 0x80 starts a 4-byte little-endian key sample.
-struct SampleSink {
-    std::int32_t* out;
-    std::uint32_t emitted = 0;
-    std::uint32_t current = 0;
-    std::uint32_t key = 0;
-    int keyBytesLeft = 4; // the block opens with an implicit key-sample flag
-
-    void push(std::uint32_t symbol)
+    // The 64 bits starting at `at`, big-endian, zero past the end.
+    std::uint64_t window() const
     {
-        if (keyBytesLeft > 0) {
-            key |= symbol << (8 * (4 - keyBytesLeft));
-            if (--keyBytesLeft == 0) emit(key);
-        } else if (symbol == 0x80u) {
-            keyBytesLeft = 4;
-            key = 0;
-        } else {
-            emit(current + static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int8_t>(symbol))));
-        }
-    }
-    void emit(std::uint32_t value)
-    {
-        current = value;
-        out[emitted++] = static_cast<std::int32_t>(value);
+        if (end - at >= 8) return __builtin_bswap64(core::le::load<std::uint64_t>(at));
+        std::uint64_t w = 0;
+        for (int i = 0; i < 8; ++i) w = (w << 8) | (at + i < end ? at[i] : 0u);
+        return w;
     }
 };
+
+// Packed per-block lookup entry for cumulative count c: (cum[s] << 16) | (count[s] << 8) | s.
+using LookupEntry = std::uint32_t;
+
+// Pass 1: the range decoder proper. Decodes `count` symbols into `symbols`; no data-dependent branches
+// except the rare end-of-input case in BitInput::window.
+void decodeSymbols(const LookupEntry* lookup, std::uint32_t total, BitInput in, std::uint32_t count,
+                   std::uint8_t* symbols)
+{
+    const ConstantDivisor byTotal(total);
+    std::uint32_t low = in.at < in.end ? *in.at >> (8 - kExtraBits) : 0u;
+    std::uint32_t range = 1u << kExtraBits;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const unsigned steps = (range <= kBottomValue) + (range <= (kBottomValue >> 8)) + (range <= (kBottomValue >> 16));
+        const std::uint64_t bits = ((in.window() << kExtraBits) >> 40) >> (24 - 8 * steps);
+        low = static_cast<std::uint32_t>((static_cast<std::uint64_t>(low) << (8 * steps)) | bits);
+        range <<= 8 * steps;
+        in.at += steps;
+        const std::uint32_t perCount = byTotal.divide(range);
+        const std::uint32_t q = low / perCount;
+        const LookupEntry e = lookup[q >= total ? total - 1 : q];
+        const std::uint32_t symbol = e & 0xffu;
+        const std::uint32_t below = perCount * (e >> 16);
+        low -= below;
+        range = symbol == 255 ? range - below : perCount * ((e >> 8) & 0xffu);
+        symbols[i] = static_cast<std::uint8_t>(symbol);
+    }
+}
+
+// Pass 2: symbols to samples. The stream opens with a 4-byte key sample (its 0x80 flag is implicit); then
+// each symbol is a signed difference, or 0x80 followed by a 4-byte little-endian key sample. Branch-free
+// step; `symbols` has 8 readable bytes past `count`. Returns the number of samples made.
+std::uint32_t makeSamples(const std::uint8_t* symbols, std::uint32_t count, std::uint32_t n, std::int32_t* out)
+{
+    if (count < 4) return 0;
+    const std::uint8_t* p = symbols + 4;
+    const std::uint8_t* end = symbols + count;
+    std::uint32_t current = core::le::load<std::uint32_t>(symbols);
+    out[0] = static_cast<std::int32_t>(current);
+    std::uint32_t i = 1;
+    for (; i < n && p < end; ++i) {
+        const bool key = *p == 0x80u;
+        const std::uint32_t difference = static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int8_t>(*p)));
+        const std::uint32_t keyValue = core::le::load<std::uint32_t>(p + 1);
+        current = key ? keyValue : current + difference;
+        p += key ? 5 : 1;
+        out[i] = static_cast<std::int32_t>(current);
+    }
+    return p > end ? i - 1 : i; // a key sample cut off by the end of the stream does not count
+}
 
 void unscale(float scaleFactor, std::span<std::int32_t> samples)
 {
@@ -136,36 +169,22 @@ core::Status decodeRed(const RedBlockHeader& h, std::span<const std::uint8_t> bl
     const std::uint32_t total = cum[256];
     if (total == 0) return corrupt("RED block statistics are all zero");
 
-    thread_local std::vector<std::uint8_t> lookup;
+    thread_local std::vector<LookupEntry> lookup;
+    thread_local std::vector<std::uint8_t> symbols;
     lookup.resize(total);
-    for (int s = 0; s < 256; ++s)
-        if (h.statistics[s]) std::memset(lookup.data() + cum[s], s, h.statistics[s]);
+    for (std::uint32_t s = 0; s < 256; ++s)
+        if (h.statistics[s])
+            std::fill_n(lookup.data() + cum[s], h.statistics[s], (cum[s] << 16) | (std::uint32_t{h.statistics[s]} << 8) | s);
 
-    const ConstantDivisor byTotal(total);
-    ByteInput in{block.data() + kRedHeaderBytes, block.data() + h.blockBytes};
-    std::uint32_t inByte = in.next();
-    std::uint32_t low = inByte >> (8 - kExtraBits);
-    std::uint32_t range = 1u << kExtraBits;
-    SampleSink sink{out.data()};
-
-    for (std::uint32_t i = 0; i < h.differenceBytes && sink.emitted < n; ++i) {
-        while (range <= kBottomValue) {
-            low = (low << 8) | ((inByte << kExtraBits) & 0xffu);
-            inByte = in.next();
-            low |= inByte >> (8 - kExtraBits);
-            range <<= 8;
-        }
-        const std::uint32_t perCount = byTotal.divide(range);
-        const std::uint32_t q = low / perCount;
-        const std::uint32_t symbol = lookup[q >= total ? total - 1 : q];
-        const std::uint32_t below = perCount * cum[symbol];
-        low -= below;
-        range = symbol < 255 ? perCount * h.statistics[symbol] : range - below;
-        sink.push(symbol);
-    }
-    if (sink.emitted < n)
-        return corrupt("RED block decodes to " + std::to_string(sink.emitted) + " of its " + std::to_string(n) +
-                       " samples");
+    // A sample takes at most 5 symbols; symbols past that cannot change the output.
+    const std::uint32_t count = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.differenceBytes, 5ull * n));
+    symbols.resize(count + 8);
+    std::fill_n(symbols.data() + count, 8, std::uint8_t{0});
+    decodeSymbols(lookup.data(), total, BitInput{block.data() + kRedHeaderBytes, block.data() + h.blockBytes}, count,
+                  symbols.data());
+    const std::uint32_t made = makeSamples(symbols.data(), count, n, out.data());
+    if (made < n)
+        return corrupt("RED block decodes to " + std::to_string(made) + " of its " + std::to_string(n) + " samples");
 
     const std::span<std::int32_t> samples = out.first(n);
     if (h.scaleFactor > 1.0f) unscale(h.scaleFactor, samples);

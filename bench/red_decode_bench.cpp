@@ -117,6 +117,34 @@ void BM_RedDecode(benchmark::State& state)
 // Arguments: quantisation step in nV per count (1000 = 1 uV ... 1 = 0.001 uV), block length in seconds.
 BENCHMARK(BM_RedDecode)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
 
+// The same blocks through decodeRedBatch (two blocks decoded side by side), as the session reader does.
+void BM_RedDecodeBatch(benchmark::State& state)
+{
+    const BlockSet& set = blockSet(state.range(0), state.range(1));
+    std::vector<std::int32_t> out(set.samples);
+    std::vector<mef3::RedTask> tasks;
+    for (auto _ : state) {
+        tasks.clear();
+        std::size_t at = 0;
+        for (std::size_t offset : set.offsets) {
+            const std::span<const std::uint8_t> block(set.bytes.data() + offset, set.bytes.size() - offset);
+            const mef3::RedBlockHeader h = mef3::parseRedHeader(block);
+            tasks.push_back({h, block, std::span(out).subspan(at, h.sampleCount), {}});
+            at += h.sampleCount;
+        }
+        mef3::decodeRedBatch(tasks);
+        for (const auto& t : tasks)
+            if (!t.status.ok()) {
+                state.SkipWithError("decodeRedBatch failed");
+                return;
+            }
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    state.counters["samples"] = benchmark::Counter(static_cast<double>(set.samples), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_RedDecodeBatch)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
+
 // The floor: copying as many int32 samples as BM_RedDecode produces per iteration.
 void BM_Floor_Memcpy(benchmark::State& state)
 {

@@ -37,8 +37,8 @@ std::vector<std::string> MefRecording::takeWarnings()
     return std::exchange(m_warnings, {});
 }
 
-core::Status MefRecording::decodeBlock(const BlockRef& b, std::span<std::uint8_t> block,
-                                       const core::ReadControl& control, std::vector<std::int32_t>& scratch) const
+core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
+                                                       const core::ReadControl& control) const
 {
     RedBlockHeader h = parseRedHeader(block);
     if (h.blockBytes != b.blockBytes || h.sampleCount != b.sampleCount)
@@ -52,8 +52,21 @@ core::Status MefRecording::decodeBlock(const BlockRef& b, std::span<std::uint8_t
             return makeError(ErrorCode::PasswordRequired, "encrypted: needs the level-" + std::to_string(level) + " password");
         aesDecrypt(*key, std::span(h.statistics).first(16));
     }
-    scratch.resize(std::max<std::size_t>(scratch.size(), b.sampleCount));
-    return decodeRed(h, block, scratch);
+    return h;
+}
+
+// A failed block: the error (path, offset, block number), or a warning when damaged blocks may be skipped.
+core::Status MefRecording::blockFailed(const BlockRef& b, const io::ByteSource& file, core::Error e,
+                                       const core::ReadControl& control) const
+{
+    e.path = file.path();
+    e.offset = b.fileOffset;
+    e.message = "RED block " + std::to_string(b.indexEntry) + ": " + e.message;
+    const bool damage = e.code == ErrorCode::Corrupt || e.code == ErrorCode::CrcMismatch;
+    if (!control.skipDamagedBlocks || !damage) return e;
+    std::lock_guard lock(m_warningsMutex);
+    m_warnings.push_back(e.describe() + "; its samples read as missing");
+    return {};
 }
 
 core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSlice> slices,
@@ -67,26 +80,40 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
     auto bytes = file.read(static_cast<std::uint64_t>(first.fileOffset),
                            static_cast<std::uint64_t>(last.fileOffset + last.blockBytes - first.fileOffset));
     if (!bytes) return bytes.error();
-    const std::int64_t sliceEnd = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
+
+    std::size_t samples = 0;
+    for (std::size_t k = job.firstBlock; k < job.lastBlock; ++k) samples += detail.blocks[k].sampleCount;
+    scratch.resize(std::max(scratch.size(), samples));
+    thread_local std::vector<RedTask> tasks;
+    thread_local std::vector<const BlockRef*> taskBlocks;
+    tasks.clear();
+    taskBlocks.clear();
+    std::size_t at = 0;
     for (std::size_t k = job.firstBlock; k < job.lastBlock; ++k) {
         const BlockRef& b = detail.blocks[k];
-        const auto at = static_cast<std::size_t>(b.fileOffset - first.fileOffset);
-        core::Status decoded = decodeBlock(b, std::span(bytes->data() + at, b.blockBytes), control, scratch);
-        if (!decoded.ok()) {
-            core::Error e = decoded.error();
-            e.path = file.path();
-            e.offset = b.fileOffset;
-            e.message = "RED block " + std::to_string(b.indexEntry) + ": " + e.message;
-            const bool damage = e.code == ErrorCode::Corrupt || e.code == ErrorCode::CrcMismatch;
-            if (!control.skipDamagedBlocks || !damage) return e;
-            std::lock_guard lock(m_warningsMutex);
-            m_warnings.push_back(e.describe() + "; its samples read as missing");
+        const std::span<const std::uint8_t> block(bytes->data() + (b.fileOffset - first.fileOffset), b.blockBytes);
+        auto header = checkBlock(b, block, control);
+        if (!header) {
+            LV_TRY(blockFailed(b, file, header.error(), control));
+            continue;
+        }
+        tasks.push_back(RedTask{*header, block, std::span(scratch).subspan(at, b.sampleCount), {}});
+        taskBlocks.push_back(&b);
+        at += b.sampleCount;
+    }
+    decodeRedBatch(tasks);
+
+    const std::int64_t sliceEnd = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
+    for (std::size_t t = 0; t < tasks.size(); ++t) {
+        const BlockRef& b = *taskBlocks[t];
+        if (!tasks[t].status.ok()) {
+            LV_TRY(blockFailed(b, file, tasks[t].status.error(), control));
             continue;
         }
         const std::int64_t from = std::max(b.gridIndex, slice.firstSample);
         const std::int64_t to = std::min<std::int64_t>(b.gridIndex + b.sampleCount, sliceEnd);
         if (from < to)
-            std::copy(scratch.begin() + (from - b.gridIndex), scratch.begin() + (to - b.gridIndex),
+            std::copy(tasks[t].out.begin() + (from - b.gridIndex), tasks[t].out.begin() + (to - b.gridIndex),
                       slice.out.begin() + (from - slice.firstSample));
     }
     return {};

@@ -4,6 +4,7 @@
 #include "core/Recording.h"
 #include "formats/mef3/BlockMap.h"
 #include "formats/mef3/Metadata.h"
+#include "formats/mef3/RedBlock.h"
 #include "io/ByteSource.h"
 
 #include <memory>
@@ -37,8 +38,10 @@ private:
     struct Job;
     core::Status decodeJob(const Job& job, std::span<const core::RawSlice> slices, const core::ReadControl& control,
                            std::vector<std::int32_t>& scratch) const;
-    core::Status decodeBlock(const BlockRef& b, std::span<std::uint8_t> block, const core::ReadControl& control,
-                             std::vector<std::int32_t>& scratch) const;
+    core::Result<RedBlockHeader> checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
+                                            const core::ReadControl& control) const;
+    core::Status blockFailed(const BlockRef& b, const io::ByteSource& file, core::Error e,
+                             const core::ReadControl& control) const;
 
     core::RecordingInfo m_info;
     std::vector<ChannelDetail> m_details;

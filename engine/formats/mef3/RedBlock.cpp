@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace lv::formats::mef3 {
@@ -68,29 +69,52 @@ struct BitInput {
 // Packed per-block lookup entry for cumulative count c: (cum[s] << 16) | (count[s] << 8) | s.
 using LookupEntry = std::uint32_t;
 
-// Pass 1: the range decoder proper. Decodes `count` symbols into `symbols`; no data-dependent branches
-// except the rare end-of-input case in BitInput::window.
-void decodeSymbols(const LookupEntry* lookup, std::uint32_t total, BitInput in, std::uint32_t count,
-                   std::uint8_t* symbols)
-{
-    const ConstantDivisor byTotal(total);
-    std::uint32_t low = in.at < in.end ? *in.at >> (8 - kExtraBits) : 0u;
-    std::uint32_t range = 1u << kExtraBits;
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const unsigned steps = (range <= kBottomValue) + (range <= (kBottomValue >> 8)) + (range <= (kBottomValue >> 16));
-        const std::uint64_t bits = ((in.window() << kExtraBits) >> 40) >> (24 - 8 * steps);
-        low = static_cast<std::uint32_t>((static_cast<std::uint64_t>(low) << (8 * steps)) | bits);
-        range <<= 8 * steps;
-        in.at += steps;
-        const std::uint32_t perCount = byTotal.divide(range);
-        const std::uint32_t q = low / perCount;
-        const LookupEntry e = lookup[q >= total ? total - 1 : q];
+// Pass 1: the range decoder proper, one symbol per step, with no data-dependent branch except the rare
+// end-of-input case in BitInput::window. Its steps form one long dependency chain, so decodeRedBatch runs
+// two streams side by side to keep the core busy.
+class SymbolStream {
+public:
+    SymbolStream(const LookupEntry* lookup, std::uint32_t total, BitInput in, std::uint8_t* symbols)
+        : m_lookup(lookup), m_total(total), m_byTotal(total), m_in(in), m_symbols(symbols)
+        , m_low(in.at < in.end ? *in.at >> (8 - kExtraBits) : 0u)
+    {
+    }
+
+    void step(std::uint32_t i)
+    {
+        const unsigned steps = (m_range <= kBottomValue) + (m_range <= (kBottomValue >> 8)) + (m_range <= (kBottomValue >> 16));
+        const std::uint64_t bits = ((m_in.window() << kExtraBits) >> 40) >> (24 - 8 * steps);
+        m_low = static_cast<std::uint32_t>((static_cast<std::uint64_t>(m_low) << (8 * steps)) | bits);
+        m_range <<= 8 * steps;
+        m_in.at += steps;
+        const std::uint32_t perCount = m_byTotal.divide(m_range);
+        const std::uint32_t q = m_low / perCount;
+        const LookupEntry e = m_lookup[q >= m_total ? m_total - 1 : q];
         const std::uint32_t symbol = e & 0xffu;
         const std::uint32_t below = perCount * (e >> 16);
-        low -= below;
-        range = symbol == 255 ? range - below : perCount * ((e >> 8) & 0xffu);
-        symbols[i] = static_cast<std::uint8_t>(symbol);
+        m_low -= below;
+        m_range = symbol == 255 ? m_range - below : perCount * ((e >> 8) & 0xffu);
+        m_symbols[i] = static_cast<std::uint8_t>(symbol);
     }
+
+private:
+    const LookupEntry* m_lookup;
+    std::uint32_t m_total;
+    ConstantDivisor m_byTotal;
+    BitInput m_in;
+    std::uint8_t* m_symbols;
+    std::uint32_t m_low;
+    std::uint32_t m_range = 1u << kExtraBits;
+};
+
+void decodeSymbols(SymbolStream& a, std::uint32_t countA, SymbolStream* b, std::uint32_t countB)
+{
+    std::uint32_t i = 0;
+    if (b)
+        for (const std::uint32_t both = std::min(countA, countB); i < both; ++i) a.step(i), b->step(i);
+    for (std::uint32_t j = i; j < countA; ++j) a.step(j);
+    if (b)
+        for (std::uint32_t j = i; j < countB; ++j) b->step(j);
 }
 
 // Pass 2: symbols to samples. The stream opens with a 4-byte key sample (its 0x80 flag is implicit); then
@@ -155,41 +179,88 @@ bool redCrcOk(const RedBlockHeader& header, std::span<const std::uint8_t> block)
     return crc32(block.subspan(4, header.blockBytes - 4)) == header.crc;
 }
 
-core::Status decodeRed(const RedBlockHeader& h, std::span<const std::uint8_t> block, std::span<std::int32_t> out)
+namespace {
+
+// Per-thread buffers of one decoding slot (two slots: two blocks decode side by side).
+struct Slot {
+    std::vector<LookupEntry> lookup;
+    std::vector<std::uint8_t> symbols;
+};
+
+// A block checked and set up for decoding: its lookup table and symbol buffer live in `slot`.
+struct Prepared {
+    RedTask* task = nullptr;
+    std::optional<SymbolStream> stream;
+    std::uint32_t count = 0; // symbols to decode
+    Slot* slot = nullptr;
+};
+
+core::Status prepare(RedTask& task, Slot& slot, Prepared& p)
 {
+    const RedBlockHeader& h = task.header;
+    p.task = &task;
+    p.slot = &slot;
     const std::uint32_t n = h.sampleCount;
     if (n == 0) return {};
-    if (out.size() < n) return corrupt("RED block holds more samples than its index announces");
-    if (h.blockBytes < kRedHeaderBytes || h.blockBytes > block.size())
+    if (task.out.size() < n) return corrupt("RED block holds more samples than its index announces");
+    if (h.blockBytes < kRedHeaderBytes || h.blockBytes > task.block.size())
         return corrupt("RED block size " + std::to_string(h.blockBytes) + " is impossible");
-
     std::uint32_t cum[257];
     cum[0] = 0;
     for (int s = 0; s < 256; ++s) cum[s + 1] = cum[s] + h.statistics[s];
     const std::uint32_t total = cum[256];
     if (total == 0) return corrupt("RED block statistics are all zero");
-
-    thread_local std::vector<LookupEntry> lookup;
-    thread_local std::vector<std::uint8_t> symbols;
-    lookup.resize(total);
+    slot.lookup.resize(total);
     for (std::uint32_t s = 0; s < 256; ++s)
         if (h.statistics[s])
-            std::fill_n(lookup.data() + cum[s], h.statistics[s], (cum[s] << 16) | (std::uint32_t{h.statistics[s]} << 8) | s);
-
+            std::fill_n(slot.lookup.data() + cum[s], h.statistics[s], (cum[s] << 16) | (std::uint32_t{h.statistics[s]} << 8) | s);
     // A sample takes at most 5 symbols; symbols past that cannot change the output.
-    const std::uint32_t count = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.differenceBytes, 5ull * n));
-    symbols.resize(count + 8);
-    std::fill_n(symbols.data() + count, 8, std::uint8_t{0});
-    decodeSymbols(lookup.data(), total, BitInput{block.data() + kRedHeaderBytes, block.data() + h.blockBytes}, count,
-                  symbols.data());
-    const std::uint32_t made = makeSamples(symbols.data(), count, n, out.data());
+    p.count = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.differenceBytes, 5ull * n));
+    slot.symbols.resize(p.count + 8);
+    std::fill_n(slot.symbols.data() + p.count, 8, std::uint8_t{0});
+    p.stream.emplace(slot.lookup.data(), total,
+                     BitInput{task.block.data() + kRedHeaderBytes, task.block.data() + h.blockBytes}, slot.symbols.data());
+    return {};
+}
+
+core::Status finish(const Prepared& p)
+{
+    const RedBlockHeader& h = p.task->header;
+    const std::uint32_t n = h.sampleCount;
+    if (n == 0) return {};
+    const std::uint32_t made = makeSamples(p.slot->symbols.data(), p.count, n, p.task->out.data());
     if (made < n)
         return corrupt("RED block decodes to " + std::to_string(made) + " of its " + std::to_string(n) + " samples");
-
-    const std::span<std::int32_t> samples = out.first(n);
+    const std::span<std::int32_t> samples = p.task->out.first(n);
     if (h.scaleFactor > 1.0f) unscale(h.scaleFactor, samples);
     if (h.detrendSlope != 0.0f || h.detrendIntercept != 0.0f) retrend(h.detrendSlope, h.detrendIntercept, samples);
     return {};
+}
+
+} // namespace
+
+void decodeRedBatch(std::span<RedTask> tasks)
+{
+    thread_local Slot slots[2];
+    for (std::size_t i = 0; i < tasks.size(); i += 2) {
+        Prepared a, b;
+        tasks[i].status = prepare(tasks[i], slots[0], a);
+        const bool second = i + 1 < tasks.size();
+        if (second) tasks[i + 1].status = prepare(tasks[i + 1], slots[1], b);
+        const bool runA = tasks[i].status.ok() && a.stream, runB = second && tasks[i + 1].status.ok() && b.stream;
+        if (runA && runB) decodeSymbols(*a.stream, a.count, &*b.stream, b.count);
+        else if (runA) decodeSymbols(*a.stream, a.count, nullptr, 0);
+        else if (runB) decodeSymbols(*b.stream, b.count, nullptr, 0);
+        if (runA) tasks[i].status = finish(a);
+        if (runB) tasks[i + 1].status = finish(b);
+    }
+}
+
+core::Status decodeRed(const RedBlockHeader& h, std::span<const std::uint8_t> block, std::span<std::int32_t> out)
+{
+    RedTask task{h, block, out, {}};
+    decodeRedBatch(std::span(&task, 1));
+    return task.status;
 }
 
 } // namespace lv::formats::mef3

@@ -3,6 +3,7 @@
 #include "formats/mef3/RedBlock.h"
 #include "formats/mef3/RedEncoder.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -25,8 +26,11 @@ TEST(RedBlock, RoundTripsSmallLargeAndNanValues)
     std::mt19937 rng(7);
     for (int scale : {1, 100, 100000, 1 << 30}) {
         std::vector<std::int32_t> samples(3000);
-        std::int32_t v = 0;
-        for (auto& s : samples) s = v = static_cast<std::int32_t>(v / 2 + static_cast<std::int32_t>(rng() % (2u * scale + 1)) - scale);
+        std::int64_t v = 0;
+        for (auto& s : samples) {
+            v = v / 2 + static_cast<std::int64_t>(rng() % (2ull * scale + 1)) - scale;
+            s = static_cast<std::int32_t>(std::clamp<std::int64_t>(v, INT32_MIN + 1, INT32_MAX));
+        }
         samples[17] = INT32_MIN; // RED NaN
         samples[2999] = INT32_MAX;
         RedEncoder encoder;

@@ -3,6 +3,7 @@
 #include "Commands.h"
 
 #include "convert/CsvExport.h"
+#include "convert/MefExport.h"
 
 #include <CLI/CLI.hpp>
 #include <map>
@@ -19,6 +20,9 @@ struct ConvertOptions {
     bool fillGaps = false;
     bool skipDamaged = false;
     convert::TimeColumn time = convert::TimeColumn::Seconds;
+    double blockSeconds = 1.0;
+    std::string level1Password;
+    std::string level2Password;
 };
 
 bool endsWith(const std::string& s, const std::string& suffix)
@@ -26,21 +30,32 @@ bool endsWith(const std::string& s, const std::string& suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Runs the export that OUT's extension names.
+core::Status exportTo(Session& session, const Selection& selection, const ConvertOptions& o, const core::ReadControl& control)
+{
+    if (endsWith(o.output, ".csv")) {
+        const convert::CsvOptions csv{selection.channels, selection.range, o.raw, o.time, o.fillGaps};
+        return convert::exportCsv(*session.recording, csv, o.output, control);
+    }
+    const convert::MefExportOptions mef{selection.channels, selection.range, o.blockSeconds, o.level1Password,
+                                        o.level2Password};
+    return convert::exportMef(*session.recording, mef, o.output, control);
+}
+
 int run(const ConvertOptions& o)
 {
-    if (!endsWith(o.output, ".csv"))
+    if (!endsWith(o.output, ".csv") && !endsWith(o.output, ".mefd"))
         return fail(core::makeError(core::ErrorCode::InvalidArgument,
-                                    "cannot tell the output format of \"" + o.output + "\": use a .csv name"));
+                                    "cannot tell the output format of \"" + o.output + "\": use a .csv or .mefd name"));
     int exitCode = kOk;
     auto session = openSession(o.common, exitCode);
     if (!session) return exitCode;
     printWarnings(session->recording->info().warnings);
     auto selection = select(session->recording->info(), o.selection, exitCode);
     if (!selection) return exitCode;
-    convert::CsvOptions csv{selection->channels, selection->range, o.raw, o.time, o.fillGaps};
     core::ReadControl control = readControl(*session, "convert");
     control.skipDamagedBlocks = o.skipDamaged;
-    const core::Status status = convert::exportCsv(*session->recording, csv, o.output, control);
+    const core::Status status = exportTo(*session, *selection, o, control);
     finishProgress();
     printWarnings(session->recording->takeWarnings());
     if (!status.ok()) return status.error().code == core::ErrorCode::Io && status.error().path == o.output
@@ -53,15 +68,19 @@ int run(const ConvertOptions& o)
 
 std::function<int()> addConvertCommand(CLI::App& app)
 {
-    auto* command = app.add_subcommand("convert", "Convert or export a recording (OUT.csv: CSV on the common grid)");
+    auto* command = app.add_subcommand("convert", "Convert a recording: OUT.csv (CSV on the common grid) or OUT.mefd");
     auto o = std::make_shared<ConvertOptions>();
     command->add_option("IN", o->common.path, "Input recording")->required();
-    command->add_option("OUT", o->output, "Output file (.csv)")->required();
+    command->add_option("OUT", o->output, "Output: .csv file or .mefd session (must not exist)")->required();
     addCommonOptions(*command, o->common);
     addSelectionOptions(*command, o->selection);
     command->add_flag("--raw", o->raw, "Stored integer counts instead of physical values");
     command->add_flag("--fill-gaps", o->fillGaps, "Keep rows where every channel is in a gap (empty cells)");
     command->add_flag("--skip-damaged", o->skipDamaged, "Read a damaged block as missing samples (with a warning)");
+    command->add_option("--block-seconds", o->blockSeconds, "MEF output: RED block length in seconds (default 1)")
+        ->check(CLI::PositiveNumber);
+    command->add_option("--level1-password", o->level1Password, "MEF output: level-1 password (channel metadata)");
+    command->add_option("--level2-password", o->level2Password, "MEF output: level-2 password (subject data, time offset)");
     const std::map<std::string, convert::TimeColumn> times{
         {"seconds", convert::TimeColumn::Seconds}, {"iso", convert::TimeColumn::Iso}, {"uutc", convert::TimeColumn::Uutc}};
     command->add_option("--time", o->time, "Time column: seconds from the start (default), iso, or uutc")

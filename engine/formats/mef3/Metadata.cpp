@@ -3,6 +3,7 @@
 
 #include "core/LittleEndian.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace lv::formats::mef3 {
@@ -73,7 +74,78 @@ Section3 readSection3(std::span<const std::uint8_t> b)
     return s;
 }
 
+void putText(std::vector<std::uint8_t>& b, std::size_t at, std::size_t size, const std::string& text)
+{
+    std::copy_n(text.begin(), std::min(text.size(), size - 1), b.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
+void writeSection2(const TimeSeriesSection2& s, std::vector<std::uint8_t>& b)
+{
+    putText(b, 2560, 2048, s.channelDescription);
+    putText(b, 4608, 2048, s.sessionDescription);
+    le::store(&b[6656], s.recordingDuration);
+    putText(b, 6664, 2048, s.referenceDescription);
+    le::store(&b[8712], s.acquisitionChannelNumber);
+    le::store(&b[8720], s.samplingFrequency);
+    le::store(&b[8728], s.lowFrequencyFilter);
+    le::store(&b[8736], s.highFrequencyFilter);
+    le::store(&b[8744], s.notchFilter);
+    le::store(&b[8752], s.acLineFrequency);
+    le::store(&b[8760], s.unitsConversionFactor);
+    putText(b, 8768, 128, s.unitsDescription);
+    le::store(&b[8896], s.maximumNativeSampleValue);
+    le::store(&b[8904], s.minimumNativeSampleValue);
+    le::store(&b[8912], s.startSample);
+    le::store(&b[8920], s.numberOfSamples);
+    le::store(&b[8928], s.numberOfBlocks);
+    le::store(&b[8936], s.maximumBlockBytes);
+    le::store(&b[8944], s.maximumBlockSamples);
+    le::store(&b[8948], s.maximumDifferenceBytes);
+    le::store(&b[8952], s.blockInterval);
+    le::store(&b[8960], s.numberOfDiscontinuities);
+    le::store(&b[8968], s.maximumContiguousBlocks);
+    le::store(&b[8976], s.maximumContiguousBlockBytes);
+    le::store(&b[8984], s.maximumContiguousSamples);
+}
+
+void writeSection3(const Section3& s, std::vector<std::uint8_t>& b)
+{
+    le::store(&b[13312], s.recordingTimeOffset);
+    le::store(&b[13320], s.dstStartTime);
+    le::store(&b[13328], s.dstEndTime);
+    le::store(&b[13336], s.gmtOffset);
+    putText(b, 13340, 128, s.subjectName1);
+    putText(b, 13468, 128, s.subjectName2);
+    putText(b, 13596, 128, s.subjectId);
+    putText(b, 13724, 512, s.recordingLocation);
+}
+
+void encryptSection(std::vector<std::uint8_t>& b, std::size_t offset, std::size_t size, int level, const Access& keys)
+{
+    if (level <= 0) return;
+    const auto& key = level == 1 ? keys.level1Key : keys.level2Key;
+    if (key) aesEncrypt(*key, std::span(b).subspan(offset, size));
+}
+
 } // namespace
+
+std::vector<std::uint8_t> serializeTimeSeriesMetadata(const TimeSeriesMetadata& m, const Access& keys)
+{
+    std::vector<std::uint8_t> b(kMetadataFileBytes, 0);
+    UniversalHeader header = m.header;
+    header.fileType = "tmet";
+    header.numberOfEntries = 1;
+    header.maximumEntrySize = static_cast<std::int64_t>(kMetadataFileBytes);
+    writeUniversalHeader(header, b);
+    b[1024] = static_cast<std::uint8_t>(static_cast<std::int8_t>(m.section2Encryption));
+    b[1025] = static_cast<std::uint8_t>(static_cast<std::int8_t>(m.section3Encryption));
+    writeSection2(m.section2, b);
+    writeSection3(m.section3, b);
+    encryptSection(b, kSection2Offset, kSection2Bytes, m.section2Encryption, keys);
+    encryptSection(b, kSection3Offset, kSection3Bytes, m.section3Encryption, keys);
+    sealFile(b);
+    return b;
+}
 
 core::Result<TimeSeriesMetadata> parseTimeSeriesMetadata(std::span<const std::uint8_t> file, const std::string& path,
                                                          const Access& access)

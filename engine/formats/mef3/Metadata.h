@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace lv::formats::mef3 {
 
@@ -65,5 +66,9 @@ struct TimeSeriesMetadata {
 // Parses a whole .tmet file: universal header, body CRC, and the sections `access` can decrypt.
 core::Result<TimeSeriesMetadata> parseTimeSeriesMetadata(std::span<const std::uint8_t> file, const std::string& path,
                                                          const Access& access);
+
+// The 16384-byte .tmet file of `m`: header (file type set here), sections 1-3, sections with a positive
+// encryption level encrypted with that level's key from `keys`, CRCs sealed.
+std::vector<std::uint8_t> serializeTimeSeriesMetadata(const TimeSeriesMetadata& m, const Access& keys);
 
 } // namespace lv::formats::mef3

@@ -5,6 +5,7 @@
 #include "formats/mef3/Crc32.h"
 #include "formats/mef3/UniversalHeader.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -129,6 +130,77 @@ core::Result<RecordsResult> parseRecords(Bytes file, const std::string& path, co
         offset += kRecordHeaderBytes + bytes;
     }
     return result;
+}
+
+namespace {
+
+std::vector<std::uint8_t> recordBody(const Record& r)
+{
+    std::vector<std::uint8_t> body;
+    if (r.type == "EDFA") {
+        body.resize(8);
+        le::store(body.data(), r.durationUs);
+    }
+    const std::string text = (r.type == "Note" || r.type == "SyLg" || r.type == "EDFA") ? r.text : r.type + ": " + r.text;
+    body.insert(body.end(), text.begin(), text.end());
+    body.push_back(0);
+    while (body.size() % 16) body.push_back(0x7E);
+    return body;
+}
+
+std::string writtenType(const Record& r)
+{
+    return (r.type == "Note" || r.type == "SyLg" || r.type == "EDFA") ? r.type : std::string("Note");
+}
+
+} // namespace
+
+RecordFiles serializeRecords(const std::vector<Record>& records, const UniversalHeader& header, int level,
+                             const Access& keys)
+{
+    RecordFiles f;
+    f.rdat.assign(kUniversalHeaderBytes, 0);
+    f.ridx.assign(kUniversalHeaderBytes, 0);
+    std::int64_t largest = 0;
+    for (const Record& r : records) {
+        std::vector<std::uint8_t> body = recordBody(r);
+        const auto& key = level == 1 ? keys.level1Key : keys.level2Key;
+        if (level > 0 && key) aesEncrypt(*key, body);
+        const std::string type = writtenType(r);
+        const std::size_t at = f.rdat.size();
+        f.rdat.resize(at + kRecordHeaderBytes, 0);
+        std::copy(type.begin(), type.end(), f.rdat.begin() + static_cast<std::ptrdiff_t>(at + 4));
+        f.rdat[at + 9] = 1; // record version 1.0
+        f.rdat[at + 11] = static_cast<std::uint8_t>(static_cast<std::int8_t>(level));
+        le::store(&f.rdat[at + 12], static_cast<std::uint32_t>(body.size()));
+        le::store(&f.rdat[at + 16], r.time);
+        f.rdat.insert(f.rdat.end(), body.begin(), body.end());
+        le::store(&f.rdat[at], crc32(std::span(f.rdat).subspan(at + 4)));
+        largest = std::max<std::int64_t>(largest, static_cast<std::int64_t>(kRecordHeaderBytes + body.size()));
+
+        const std::size_t ix = f.ridx.size();
+        f.ridx.resize(ix + 24, 0);
+        std::copy(type.begin(), type.end(), f.ridx.begin() + static_cast<std::ptrdiff_t>(ix));
+        f.ridx[ix + 5] = 1;
+        f.ridx[ix + 7] = static_cast<std::uint8_t>(static_cast<std::int8_t>(level));
+        le::store(&f.ridx[ix + 8], static_cast<std::int64_t>(at));
+        le::store(&f.ridx[ix + 16], r.time);
+    }
+    UniversalHeader h = header;
+    h.numberOfEntries = static_cast<std::int64_t>(records.size());
+    if (!records.empty()) {
+        h.startTime = records.front().time;
+        h.endTime = records.back().time + 1;
+    }
+    h.fileType = "rdat";
+    h.maximumEntrySize = largest;
+    writeUniversalHeader(h, f.rdat);
+    sealFile(f.rdat);
+    h.fileType = "ridx";
+    h.maximumEntrySize = 24;
+    writeUniversalHeader(h, f.ridx);
+    sealFile(f.ridx);
+    return f;
 }
 
 } // namespace lv::formats::mef3

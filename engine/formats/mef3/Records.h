@@ -31,4 +31,15 @@ struct RecordsResult {
 core::Result<RecordsResult> parseRecords(std::span<const std::uint8_t> file, const std::string& path,
                                          const Access& access);
 
+struct RecordFiles {
+    std::vector<std::uint8_t> rdat;
+    std::vector<std::uint8_t> ridx;
+};
+
+// The .rdat/.ridx pair for `records` (Note, SyLg and EDFA bodies; any other type is written as a Note whose
+// text starts with the type). `header` supplies names, UUIDs and password fields; bodies are encrypted with
+// `level`'s key when level > 0. Times are written as given.
+RecordFiles serializeRecords(const std::vector<Record>& records, const struct UniversalHeader& header, int level,
+                             const Access& keys);
+
 } // namespace lv::formats::mef3

@@ -40,4 +40,19 @@ core::Result<TimeSeriesIndex> parseTimeSeriesIndex(std::span<const std::uint8_t>
     return index;
 }
 
+void appendIndexEntry(const IndexEntry& e, std::vector<std::uint8_t>& out)
+{
+    const std::size_t at = out.size();
+    out.resize(at + kIndexEntryBytes, 0);
+    std::uint8_t* x = out.data() + at;
+    le::store(x + 0, e.fileOffset);
+    le::store(x + 8, e.startTime);
+    le::store(x + 16, e.startSample);
+    le::store(x + 24, e.sampleCount);
+    le::store(x + 28, e.blockBytes);
+    le::store(x + 32, e.maximumSampleValue);
+    le::store(x + 36, e.minimumSampleValue);
+    x[44] = e.redFlags;
+}
+
 } // namespace lv::formats::mef3

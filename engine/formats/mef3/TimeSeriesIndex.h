@@ -32,4 +32,7 @@ struct TimeSeriesIndex {
 // Parses a whole .tidx file and checks its CRCs and entry count.
 core::Result<TimeSeriesIndex> parseTimeSeriesIndex(std::span<const std::uint8_t> file, const std::string& path);
 
+// Appends one 56-byte entry to `out`.
+void appendIndexEntry(const IndexEntry& entry, std::vector<std::uint8_t>& out);
+
 } // namespace lv::formats::mef3

@@ -56,6 +56,9 @@ core::Result<UniversalHeader> parseUniversalHeader(std::span<const std::uint8_t>
     h.channelName = le::text(b, 52, 256);
     h.sessionName = le::text(b, 308, 256);
     h.anonymizedName = le::text(b, 564, 256);
+    std::copy_n(b.begin() + 820, 16, h.levelUuid.begin());
+    std::copy_n(b.begin() + 836, 16, h.fileUuid.begin());
+    std::copy_n(b.begin() + 852, 16, h.provenanceUuid.begin());
     h.passwords.level1 = field16(b, 868);
     h.passwords.level2 = field16(b, 884);
     return h;
@@ -67,6 +70,44 @@ core::Status checkBodyCrc(const UniversalHeader& header, std::span<const std::ui
     if (crc32(file.subspan(kUniversalHeaderBytes)) != header.bodyCrc)
         return makeError(ErrorCode::CrcMismatch, "file body CRC mismatch", path, kUniversalHeaderBytes);
     return {};
+}
+
+namespace {
+
+void putText(std::span<std::uint8_t> b, std::size_t at, std::size_t size, const std::string& text)
+{
+    std::fill_n(b.begin() + static_cast<std::ptrdiff_t>(at), size, std::uint8_t{0});
+    std::copy_n(text.begin(), std::min(text.size(), size - 1), b.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
+} // namespace
+
+void writeUniversalHeader(const UniversalHeader& h, std::span<std::uint8_t> b)
+{
+    std::fill_n(b.begin(), kUniversalHeaderBytes, std::uint8_t{0});
+    putText(b, 8, 5, h.fileType);
+    b[13] = 3;
+    b[14] = 0;
+    b[15] = 1;
+    le::store(&b[16], h.startTime);
+    le::store(&b[24], h.endTime);
+    le::store(&b[32], h.numberOfEntries);
+    le::store(&b[40], h.maximumEntrySize);
+    le::store(&b[48], h.segmentNumber);
+    putText(b, 52, 256, h.channelName);
+    putText(b, 308, 256, h.sessionName);
+    putText(b, 564, 256, h.anonymizedName);
+    std::copy(h.levelUuid.begin(), h.levelUuid.end(), b.begin() + 820);
+    std::copy(h.fileUuid.begin(), h.fileUuid.end(), b.begin() + 836);
+    std::copy(h.provenanceUuid.begin(), h.provenanceUuid.end(), b.begin() + 852);
+    std::copy(h.passwords.level1.begin(), h.passwords.level1.end(), b.begin() + 868);
+    std::copy(h.passwords.level2.begin(), h.passwords.level2.end(), b.begin() + 884);
+}
+
+void sealFile(std::span<std::uint8_t> file)
+{
+    le::store(&file[4], crc32(file.subspan(kUniversalHeaderBytes)));
+    le::store(&file[0], crc32(file.subspan(4, kUniversalHeaderBytes - 4)));
 }
 
 } // namespace lv::formats::mef3

@@ -4,6 +4,7 @@
 #include "core/Error.h"
 #include "formats/mef3/Password.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -28,6 +29,9 @@ struct UniversalHeader {
     std::string channelName;
     std::string sessionName;
     std::string anonymizedName;
+    std::array<std::uint8_t, 16> levelUuid{};
+    std::array<std::uint8_t, 16> fileUuid{};
+    std::array<std::uint8_t, 16> provenanceUuid{};
     ValidationFields passwords;
 };
 
@@ -38,5 +42,12 @@ core::Result<UniversalHeader> parseUniversalHeader(std::span<const std::uint8_t>
 
 // Checks the body CRC of a whole file.
 core::Status checkBodyCrc(const UniversalHeader& header, std::span<const std::uint8_t> file, const std::string& path);
+
+// Writes every header field into bytes [0, 1024) of `file` (version 3.0, little-endian); CRCs are left to
+// sealFile.
+void writeUniversalHeader(const UniversalHeader& header, std::span<std::uint8_t> file);
+
+// Stores the body CRC over [1024, end) at byte 4, then the header CRC over [4, 1024) at byte 0.
+void sealFile(std::span<std::uint8_t> file);
 
 } // namespace lv::formats::mef3

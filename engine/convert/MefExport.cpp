@@ -1,0 +1,111 @@
+// Channel-by-channel, chunk-by-chunk copy into a SessionWriter working in a temporary directory.
+#include "convert/MefExport.h"
+
+#include "formats/mef3/SessionWriter.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+#include <unistd.h>
+
+namespace lv::convert {
+
+using core::ErrorCode;
+using core::makeError;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::int64_t kChunkSamples = 1 << 20;
+
+// A temporary directory removed unless released.
+class TempTarget {
+public:
+    ~TempTarget()
+    {
+        std::error_code ec;
+        if (!m_path.empty()) fs::remove_all(m_path, ec);
+    }
+    std::string reserve(const std::string& target)
+    {
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            const std::string candidate = target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
+            std::error_code ec;
+            if (!fs::exists(candidate, ec)) return m_path = candidate;
+        }
+        return {};
+    }
+    void release() { m_path.clear(); }
+
+private:
+    std::string m_path;
+};
+
+core::Status copyChannel(core::Recording& recording, std::size_t source, std::size_t target, core::TimeRange range,
+                         formats::mef3::SessionWriter& writer, const core::ReadControl& control, std::uint64_t& done,
+                         std::uint64_t total)
+{
+    const core::ChannelInfo& ch = recording.info().channels[source];
+    const core::SampleSpan span = core::sampleSpan(ch, range);
+    std::vector<std::int32_t> buffer;
+    for (std::int64_t at = 0; at < span.count; at += kChunkSamples) {
+        const std::int64_t n = std::min(kChunkSamples, span.count - at);
+        buffer.assign(static_cast<std::size_t>(n), core::kNoSample);
+        const core::RawSlice slice{source, span.first + at, buffer};
+        core::ReadControl chunk = control;
+        chunk.progress = nullptr;
+        LV_TRY(recording.readRaw(std::span(&slice, 1), chunk));
+        LV_TRY(writer.append(target, ch.grid(), span.first + at, buffer));
+        done += static_cast<std::uint64_t>(n);
+        if (control.progress) control.progress(done, total);
+        if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "conversion cancelled");
+    }
+    return {};
+}
+
+} // namespace
+
+core::Status exportMef(core::Recording& recording, const MefExportOptions& options, const std::string& outPath,
+                       const core::ReadControl& control)
+{
+    const core::RecordingInfo& info = recording.info();
+    std::error_code ec;
+    if (fs::exists(outPath, ec))
+        return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", outPath);
+    std::vector<std::size_t> channels = options.channels;
+    if (channels.empty()) {
+        channels.resize(info.channels.size());
+        std::iota(channels.begin(), channels.end(), 0);
+    }
+    TempTarget temp;
+    const std::string work = temp.reserve(outPath);
+    if (work.empty()) return makeError(ErrorCode::Io, "cannot find a free temporary name beside the output", outPath);
+    formats::mef3::WriterOptions writerOptions{options.blockSeconds, options.level1Password, options.level2Password,
+                                               control.runner};
+    auto writer = formats::mef3::SessionWriter::create(work, writerOptions);
+    if (!writer) return writer.error();
+
+    std::uint64_t total = 0, done = 0;
+    for (std::size_t c : channels) total += static_cast<std::uint64_t>(core::sampleSpan(info.channels[c], options.range).count);
+    for (std::size_t i = 0; i < channels.size(); ++i) {
+        const core::ChannelInfo& ch = info.channels[channels[i]];
+        auto index = (*writer)->addChannel({ch.name, ch.fs, ch.unit, ch.conversionFactor, ch.description});
+        if (!index) return index.error();
+        LV_TRY(copyChannel(recording, channels[i], *index, options.range, **writer, control, done, total));
+    }
+    for (const core::Annotation& a : info.annotations) {
+        if (!options.range.contains(a.time)) continue;
+        const bool kept = !a.channel || std::any_of(channels.begin(), channels.end(), [&](std::size_t c) {
+            return info.channels[c].name == *a.channel;
+        });
+        if (kept) (*writer)->addAnnotation(a);
+    }
+    LV_TRY((*writer)->finish());
+    writer->reset();
+    if (std::rename(work.c_str(), outPath.c_str()) != 0)
+        return makeError(ErrorCode::Io, "cannot move the finished session into place", outPath);
+    temp.release();
+    return {};
+}
+
+} // namespace lv::convert

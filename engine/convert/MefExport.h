@@ -1,0 +1,24 @@
+// Conversion of any readable recording to a MEF 3.0 session, written beside the target and renamed at the end.
+#pragma once
+
+#include "core/Recording.h"
+
+#include <string>
+#include <vector>
+
+namespace lv::convert {
+
+struct MefExportOptions {
+    std::vector<std::size_t> channels; // all when empty
+    core::TimeRange range;             // half-open, uUTC
+    double blockSeconds = 1.0;
+    std::string level1Password;
+    std::string level2Password;
+};
+
+// Writes the session `outPath` (".mefd"): raw counts are copied, gaps stay gaps, annotations in the range
+// become records. The target must not exist; nothing is left behind on failure or cancellation.
+core::Status exportMef(core::Recording& recording, const MefExportOptions& options, const std::string& outPath,
+                       const core::ReadControl& control);
+
+} // namespace lv::convert

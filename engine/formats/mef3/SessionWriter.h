@@ -1,0 +1,62 @@
+// Writes MEF 3.0 sessions: RED-encoded blocks (in parallel), indices, metadata filled as meflib fills it,
+// records, optional level-1/level-2 passwords. One segment per channel.
+#pragma once
+
+#include "core/Recording.h"
+#include "formats/mef3/Password.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lv::formats::mef3 {
+
+struct WriterOptions {
+    double blockSeconds = 1.0;    // samples per block: round(fs * blockSeconds), at least 1
+    std::string level1Password;   // empty: no encryption
+    std::string level2Password;   // needs a level-1 password
+    core::TaskRunner* runner = nullptr; // RED encoding runs here; output bytes do not depend on it
+};
+
+struct ChannelSpec {
+    std::string name;
+    double fs = 0.0;              // samples per second, possibly fractional
+    std::string unit;
+    double conversionFactor = 1.0; // physical value = stored count * conversionFactor
+    std::string description;
+};
+
+class ChannelWriter;
+
+class SessionWriter {
+public:
+    // Creates the session in directory `path` (created here; it must not exist yet). Its name is the
+    // directory name without ".mefd".
+    static core::Result<std::unique_ptr<SessionWriter>> create(const std::string& path, const WriterOptions& options);
+    ~SessionWriter();
+
+    core::Result<std::size_t> addChannel(const ChannelSpec& spec);
+
+    // Appends samples [firstIndex, firstIndex + samples.size()) of `grid` to a channel, in time order.
+    // kNoSample values become gaps (never stored); a jump in time between calls is a gap too.
+    core::Status append(std::size_t channel, core::SampleGrid grid, std::int64_t firstIndex,
+                        std::span<const std::int32_t> samples);
+
+    // Annotations become records: whole-recording ones at session level, others at their channel's level.
+    void addAnnotation(const core::Annotation& annotation);
+
+    // Writes indices, metadata and records and closes every file.
+    core::Status finish();
+
+private:
+    SessionWriter() = default;
+    std::string m_path;
+    std::string m_name;
+    WriterOptions m_options;
+    Access m_keys;
+    ValidationFields m_validation;
+    std::vector<std::unique_ptr<ChannelWriter>> m_channels;
+    std::vector<core::Annotation> m_annotations;
+};
+
+} // namespace lv::formats::mef3

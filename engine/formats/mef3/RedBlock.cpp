@@ -5,9 +5,15 @@
 #include "formats/mef3/Crc32.h"
 
 #include <cmath>
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 #include <vector>
+
+#ifndef LV_RED_LANES
+#define LV_RED_LANES 2
+#endif
 
 namespace lv::formats::mef3 {
 
@@ -107,14 +113,15 @@ private:
     std::uint32_t m_range = 1u << kExtraBits;
 };
 
-void decodeSymbols(SymbolStream& a, std::uint32_t countA, SymbolStream* b, std::uint32_t countB)
+// Runs the streams' steps interleaved while all have symbols left, then each to its end.
+template <std::size_t K>
+void decodeSymbols(std::array<SymbolStream*, K> streams, std::array<std::uint32_t, K> counts)
 {
-    std::uint32_t i = 0;
-    if (b)
-        for (const std::uint32_t both = std::min(countA, countB); i < both; ++i) a.step(i), b->step(i);
-    for (std::uint32_t j = i; j < countA; ++j) a.step(j);
-    if (b)
-        for (std::uint32_t j = i; j < countB; ++j) b->step(j);
+    const std::uint32_t common = *std::min_element(counts.begin(), counts.end());
+    for (std::uint32_t i = 0; i < common; ++i)
+        for (std::size_t k = 0; k < K; ++k) streams[k]->step(i);
+    for (std::size_t k = 0; k < K; ++k)
+        for (std::uint32_t j = common; j < counts[k]; ++j) streams[k]->step(j);
 }
 
 // Pass 2: symbols to samples. The stream opens with a 4-byte key sample (its 0x80 flag is implicit); then
@@ -241,18 +248,27 @@ core::Status finish(const Prepared& p)
 
 void decodeRedBatch(std::span<RedTask> tasks)
 {
-    thread_local Slot slots[2];
-    for (std::size_t i = 0; i < tasks.size(); i += 2) {
-        Prepared a, b;
-        tasks[i].status = prepare(tasks[i], slots[0], a);
-        const bool second = i + 1 < tasks.size();
-        if (second) tasks[i + 1].status = prepare(tasks[i + 1], slots[1], b);
-        const bool runA = tasks[i].status.ok() && a.stream, runB = second && tasks[i + 1].status.ok() && b.stream;
-        if (runA && runB) decodeSymbols(*a.stream, a.count, &*b.stream, b.count);
-        else if (runA) decodeSymbols(*a.stream, a.count, nullptr, 0);
-        else if (runB) decodeSymbols(*b.stream, b.count, nullptr, 0);
-        if (runA) tasks[i].status = finish(a);
-        if (runB) tasks[i + 1].status = finish(b);
+    constexpr std::size_t kLanes = LV_RED_LANES;
+    thread_local Slot slots[kLanes];
+    for (std::size_t i = 0; i < tasks.size(); i += kLanes) {
+        std::array<Prepared, kLanes> prepared;
+        std::array<SymbolStream*, kLanes> running{};
+        std::array<std::uint32_t, kLanes> counts{};
+        std::size_t lanes = 0;
+        for (std::size_t k = 0; k < kLanes && i + k < tasks.size(); ++k) {
+            tasks[i + k].status = prepare(tasks[i + k], slots[k], prepared[k]);
+            if (tasks[i + k].status.ok() && prepared[k].stream) {
+                running[lanes] = &*prepared[k].stream;
+                counts[lanes++] = prepared[k].count;
+            }
+        }
+        if (lanes == kLanes) {
+            decodeSymbols<kLanes>(running, counts);
+        } else {
+            for (std::size_t k = 0; k < lanes; ++k) decodeSymbols<1>({running[k]}, {counts[k]});
+        }
+        for (std::size_t k = 0; k < kLanes && i + k < tasks.size(); ++k)
+            if (tasks[i + k].status.ok() && prepared[k].stream) tasks[i + k].status = finish(prepared[k]);
     }
 }
 

@@ -119,6 +119,26 @@ TEST(Cli, ConvertReproducesEveryTruthCsv)
     }
 }
 
+TEST(Cli, ConvertToMefWithPasswordsAndBlockLength)
+{
+    test::TempDir dir;
+    const std::string out = (dir.path() / "copy.mefd").string();
+    std::string text;
+    ASSERT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out +
+                         " --block-seconds 2.5 --level1-password alpha --level2-password omega --channels LA1", text), 0);
+    EXPECT_EQ(runCli("info " + out, text, true), 3);
+    EXPECT_NE(text.find("needs the level-1 password"), std::string::npos) << text;
+    ASSERT_EQ(runCli("info --json " + out + " --password omega", text), 0);
+    const auto j = nlohmann::json::parse(text);
+    ASSERT_EQ(j.at("channels").size(), 1u);
+    EXPECT_EQ(j.at("channels").at(0).at("samples"), 76800);
+    EXPECT_EQ(j.at("channels").at(0).at("gaps").size(), 1u);
+    EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out, text, true), 2);
+    EXPECT_NE(text.find(out + ": the output already exists; choose a new name"), std::string::npos) << text;
+    EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out + ".edf", text, true), 2);
+    EXPECT_NE(text.find("use a .csv or .mefd name"), std::string::npos) << text;
+}
+
 TEST(Cli, StatsJsonCountsGapsAndSamples)
 {
     std::string out;

@@ -11,10 +11,6 @@
 #include <optional>
 #include <vector>
 
-#ifndef LV_RED_LANES
-#define LV_RED_LANES 2
-#endif
-
 namespace lv::formats::mef3 {
 
 namespace le = core::le;
@@ -248,7 +244,7 @@ core::Status finish(const Prepared& p)
 
 void decodeRedBatch(std::span<RedTask> tasks)
 {
-    constexpr std::size_t kLanes = LV_RED_LANES;
+    constexpr std::size_t kLanes = 3; // measured: 3 independent chains beat 2 and 4 here (bench/README.md)
     thread_local Slot slots[kLanes];
     for (std::size_t i = 0; i < tasks.size(); i += kLanes) {
         std::array<Prepared, kLanes> prepared;

@@ -2,11 +2,11 @@
 #include "BenchSession.h"
 
 #include "EegSignal.h"
-#include "MefWriter.h"
 
 #include "core/Recording.h"
 #include "decode/ThreadPool.h"
 #include "formats/mef3/MefRecording.h"
+#include "formats/mef3/SessionWriter.h"
 
 #include <cmath>
 #include <cstdio>
@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 const char* const kCacheRoot = "/tmp/longview-bench";
 const char* const kSessionName = "bench";
 constexpr std::int64_t kStartTime = 1704096000000000;          // 2024-01-01T08:00:00Z
-constexpr std::int64_t kRecordingTimeOffset = 1704067200000000; // that day's midnight
 
 [[noreturn]] void fail(const std::string& what)
 {
@@ -46,23 +45,24 @@ std::string segmentBase(const std::string& mefd, int c)
     return mefd + "/" + ch + ".timd/" + ch + "-000000.segd/" + ch + "-000000";
 }
 
-// Writes every channel under `dir` and returns the per-channel sample hashes.
+// Writes every channel under `dir` with the engine's SessionWriter and returns the per-channel sample hashes.
 std::vector<std::uint64_t> writeSession(const SessionSpec& spec, const std::string& dir, std::int64_t samples)
 {
     const std::string mefd = dir + "/" + kSessionName + ".mefd";
-    const auto blockSamples = static_cast<std::size_t>(std::llround(spec.blockSeconds * spec.fs));
+    decode::ThreadPool pool;
+    auto writer = formats::mef3::SessionWriter::create(mefd, {spec.blockSeconds, "", "", &pool});
+    if (!writer) fail(writer.error().describe());
     std::vector<std::uint64_t> hashes;
+    const core::SampleGrid grid{kStartTime, spec.fs};
     for (int c = 0; c < spec.channels; ++c) {
         const std::vector<std::int32_t> counts =
             quantise(eegMicrovolts(static_cast<std::size_t>(samples), spec.fs, 1000 + c), spec.uvPerCount);
         hashes.push_back(hashSamples(counts.data(), counts.size()));
-        SegmentWriter writer({kSessionName, channelName(c), c + 1, spec.fs, spec.uvPerCount, kStartTime, kRecordingTimeOffset});
-        for (std::size_t first = 0; first < counts.size(); first += blockSamples)
-            writer.addBlock(std::span(counts).subspan(first, std::min(blockSamples, counts.size() - first)));
-        const std::string base = segmentBase(mefd, c);
-        fs::create_directories(fs::path(base).parent_path());
-        if (!writer.write(base)) fail("cannot write " + base + ".*");
+        auto channel = (*writer)->addChannel({channelName(c), spec.fs, "uV", spec.uvPerCount, ""});
+        if (!channel) fail(channel.error().describe());
+        if (auto s = (*writer)->append(*channel, grid, 0, counts); !s.ok()) fail(s.error().describe());
     }
+    if (auto s = (*writer)->finish(); !s.ok()) fail(s.error().describe());
     return hashes;
 }
 
@@ -71,7 +71,7 @@ std::vector<std::uint64_t> writeSession(const SessionSpec& spec, const std::stri
 std::string SessionSpec::key() const
 {
     char key[128];
-    std::snprintf(key, sizeof key, "mef3-%dch-%gs-%gHz-%gnV-%gsblk-v1", channels, seconds, fs, uvPerCount * 1000.0,
+    std::snprintf(key, sizeof key, "mef3-%dch-%gs-%gHz-%gnV-%gsblk-v3", channels, seconds, fs, uvPerCount * 1000.0,
                   blockSeconds);
     return key;
 }
@@ -99,6 +99,7 @@ BenchSession ensureSession(const SessionSpec& spec)
         std::fprintf(stderr, "writing benchmark session %s ...\n", dir.c_str());
         const std::string partial = dir + ".partial-" + std::to_string(::getpid());
         fs::remove_all(partial);
+        fs::create_directories(partial);
         const std::vector<std::uint64_t> hashes = writeSession(spec, partial, session.samplesPerChannel);
         std::ofstream out(partial + "/hashes.txt");
         for (std::uint64_t h : hashes) out << h << '\n';

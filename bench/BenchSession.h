@@ -16,7 +16,8 @@ struct SessionSpec {
     double uvPerCount = 0.1;
     double blockSeconds = 10.0;
 
-    // Directory name under the cache root that identifies these parameters (and the writer version).
+    // Directory name under the cache root that identifies these parameters and the writer/signal version
+    // (bump the version in key() whenever the writer or eegMicrovolts changes, or stale sessions are reused).
     std::string key() const;
 };
 

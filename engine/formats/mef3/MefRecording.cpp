@@ -17,6 +17,34 @@ namespace {
 constexpr std::uint64_t kMaxJobBytes = 1u << 20; // one read per run of blocks, at most this many bytes
 constexpr std::size_t kMaxJobBlocks = 64;
 
+// Marks the parts of `slice` that no block covers as missing (blocks fill the rest), starting at block k.
+void fillGaps(const core::RawSlice& slice, const std::vector<BlockRef>& blocks, std::size_t k)
+{
+    const std::int64_t end = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
+    std::int64_t cursor = slice.firstSample;
+    auto fill = [&](std::int64_t from, std::int64_t to) {
+        if (from < to)
+            std::fill(slice.out.begin() + (from - slice.firstSample), slice.out.begin() + (to - slice.firstSample),
+                      core::kNoSample);
+    };
+    for (; k < blocks.size() && blocks[k].gridIndex < end; ++k) {
+        fill(cursor, std::min(blocks[k].gridIndex, end));
+        cursor = std::max(cursor, blocks[k].gridIndex + static_cast<std::int64_t>(blocks[k].sampleCount));
+    }
+    fill(std::min(cursor, end), end);
+}
+
+// Marks block b's part of `slice` as missing (a damaged block that was skipped).
+void fillBlock(const core::RawSlice& slice, const BlockRef& b)
+{
+    const std::int64_t from = std::max(b.gridIndex, slice.firstSample);
+    const std::int64_t to = std::min<std::int64_t>(b.gridIndex + b.sampleCount,
+                                                   slice.firstSample + static_cast<std::int64_t>(slice.out.size()));
+    if (from < to)
+        std::fill(slice.out.begin() + (from - slice.firstSample), slice.out.begin() + (to - slice.firstSample),
+                  core::kNoSample);
+}
+
 bool adjacentInFile(const BlockRef& a, const BlockRef& b)
 {
     return a.segment == b.segment && a.fileOffset + a.blockBytes == b.fileOffset;
@@ -95,6 +123,7 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
         auto header = checkBlock(b, block, control);
         if (!header) {
             LV_TRY(blockFailed(b, file, header.error(), control));
+            fillBlock(slice, b);
             continue;
         }
         tasks.push_back(RedTask{*header, block, std::span(scratch).subspan(at, b.sampleCount), {}});
@@ -108,6 +137,7 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
         const BlockRef& b = *taskBlocks[t];
         if (!tasks[t].status.ok()) {
             LV_TRY(blockFailed(b, file, tasks[t].status.error(), control));
+            fillBlock(slice, b);
             continue;
         }
         const std::int64_t from = std::max(b.gridIndex, slice.firstSample);
@@ -128,10 +158,10 @@ core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const
         const core::RawSlice& slice = slices[s];
         if (slice.channel >= m_details.size())
             return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(slice.channel));
-        std::fill(slice.out.begin(), slice.out.end(), core::kNoSample);
         const std::vector<BlockRef>& blocks = m_details[slice.channel].blocks;
         const std::int64_t end = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
         std::size_t k = firstBlockEndingAfter(blocks, slice.firstSample);
+        fillGaps(slice, blocks, k);
         while (k < blocks.size() && blocks[k].gridIndex < end) {
             Job job{s, k, k + 1};
             std::uint64_t bytes = blocks[k].blockBytes, samples = blocks[k].sampleCount;

@@ -1,6 +1,7 @@
 // Explicit little-endian field reads and writes on byte spans (never a cast of a packed struct).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -40,6 +41,13 @@ template <typename T>
 inline void store(std::uint8_t* p, T value)
 {
     std::memcpy(p, &value, sizeof(T));
+}
+
+// Writes `text` into a zero-filled field of `size` bytes, truncated so that a NUL always ends it.
+inline void storeText(std::span<std::uint8_t> b, std::size_t at, std::size_t size, const std::string& text)
+{
+    std::memset(&b[at], 0, size);
+    std::memcpy(&b[at], text.data(), std::min(text.size(), size - 1));
 }
 
 } // namespace lv::core::le

@@ -74,17 +74,12 @@ Section3 readSection3(std::span<const std::uint8_t> b)
     return s;
 }
 
-void putText(std::vector<std::uint8_t>& b, std::size_t at, std::size_t size, const std::string& text)
-{
-    std::copy_n(text.begin(), std::min(text.size(), size - 1), b.begin() + static_cast<std::ptrdiff_t>(at));
-}
-
 void writeSection2(const TimeSeriesSection2& s, std::vector<std::uint8_t>& b)
 {
-    putText(b, 2560, 2048, s.channelDescription);
-    putText(b, 4608, 2048, s.sessionDescription);
+    le::storeText(b, 2560, 2048, s.channelDescription);
+    le::storeText(b, 4608, 2048, s.sessionDescription);
     le::store(&b[6656], s.recordingDuration);
-    putText(b, 6664, 2048, s.referenceDescription);
+    le::storeText(b, 6664, 2048, s.referenceDescription);
     le::store(&b[8712], s.acquisitionChannelNumber);
     le::store(&b[8720], s.samplingFrequency);
     le::store(&b[8728], s.lowFrequencyFilter);
@@ -92,7 +87,7 @@ void writeSection2(const TimeSeriesSection2& s, std::vector<std::uint8_t>& b)
     le::store(&b[8744], s.notchFilter);
     le::store(&b[8752], s.acLineFrequency);
     le::store(&b[8760], s.unitsConversionFactor);
-    putText(b, 8768, 128, s.unitsDescription);
+    le::storeText(b, 8768, 128, s.unitsDescription);
     le::store(&b[8896], s.maximumNativeSampleValue);
     le::store(&b[8904], s.minimumNativeSampleValue);
     le::store(&b[8912], s.startSample);
@@ -114,10 +109,10 @@ void writeSection3(const Section3& s, std::vector<std::uint8_t>& b)
     le::store(&b[13320], s.dstStartTime);
     le::store(&b[13328], s.dstEndTime);
     le::store(&b[13336], s.gmtOffset);
-    putText(b, 13340, 128, s.subjectName1);
-    putText(b, 13468, 128, s.subjectName2);
-    putText(b, 13596, 128, s.subjectId);
-    putText(b, 13724, 512, s.recordingLocation);
+    le::storeText(b, 13340, 128, s.subjectName1);
+    le::storeText(b, 13468, 128, s.subjectName2);
+    le::storeText(b, 13596, 128, s.subjectId);
+    le::storeText(b, 13724, 512, s.recordingLocation);
 }
 
 void encryptSection(std::vector<std::uint8_t>& b, std::size_t offset, std::size_t size, int level, const Access& keys)

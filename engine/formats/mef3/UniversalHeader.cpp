@@ -72,20 +72,10 @@ core::Status checkBodyCrc(const UniversalHeader& header, std::span<const std::ui
     return {};
 }
 
-namespace {
-
-void putText(std::span<std::uint8_t> b, std::size_t at, std::size_t size, const std::string& text)
-{
-    std::fill_n(b.begin() + static_cast<std::ptrdiff_t>(at), size, std::uint8_t{0});
-    std::copy_n(text.begin(), std::min(text.size(), size - 1), b.begin() + static_cast<std::ptrdiff_t>(at));
-}
-
-} // namespace
-
 void writeUniversalHeader(const UniversalHeader& h, std::span<std::uint8_t> b)
 {
     std::fill_n(b.begin(), kUniversalHeaderBytes, std::uint8_t{0});
-    putText(b, 8, 5, h.fileType);
+    le::storeText(b, 8, 5, h.fileType);
     b[13] = 3;
     b[14] = 0;
     b[15] = 1;
@@ -94,9 +84,9 @@ void writeUniversalHeader(const UniversalHeader& h, std::span<std::uint8_t> b)
     le::store(&b[32], h.numberOfEntries);
     le::store(&b[40], h.maximumEntrySize);
     le::store(&b[48], h.segmentNumber);
-    putText(b, 52, 256, h.channelName);
-    putText(b, 308, 256, h.sessionName);
-    putText(b, 564, 256, h.anonymizedName);
+    le::storeText(b, 52, 256, h.channelName);
+    le::storeText(b, 308, 256, h.sessionName);
+    le::storeText(b, 564, 256, h.anonymizedName);
     std::copy(h.levelUuid.begin(), h.levelUuid.end(), b.begin() + 820);
     std::copy(h.fileUuid.begin(), h.fileUuid.end(), b.begin() + 836);
     std::copy(h.provenanceUuid.begin(), h.provenanceUuid.end(), b.begin() + 852);

@@ -63,10 +63,16 @@ int fail(const core::Error& error)
     }
 }
 
-std::optional<Session> openSession(const CommonOptions& options, int& exitCode)
+const core::CancelToken* cancelToken()
 {
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
+    return &g_cancel;
+}
+
+std::optional<Session> openSession(const CommonOptions& options, int& exitCode)
+{
+    cancelToken();
     auto recording = formats::openRecording({options.path, options.password});
     if (!recording) {
         exitCode = fail(recording.error());

@@ -52,6 +52,9 @@ int fail(const core::Error& error);
 core::ReadControl readControl(Session& session, const std::string& what);
 void finishProgress();
 
+// The Ctrl-C token (SIGINT/SIGTERM handlers installed on first use).
+const core::CancelToken* cancelToken();
+
 // Prints the recording's and the reader's warnings on stderr.
 void printWarnings(const std::vector<std::string>& warnings);
 

@@ -13,5 +13,7 @@ namespace lv::cli {
 std::function<int()> addInfoCommand(CLI::App& app);
 std::function<int()> addConvertCommand(CLI::App& app);
 std::function<int()> addStatsCommand(CLI::App& app);
+std::function<int()> addArchiveCommand(CLI::App& app);
+std::function<int()> addExtractCommand(CLI::App& app);
 
 } // namespace lv::cli

@@ -1,4 +1,4 @@
-// longview-cli: command-line access to the Longview engine (info, convert, stats).
+// longview-cli: command-line access to the Longview engine (info, convert, stats, archive, extract).
 #include "CliSupport.h"
 #include "Commands.h"
 
@@ -15,7 +15,8 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = [&] {
         std::vector<std::pair<CLI::App*, std::function<int()>>> list;
-        for (auto add : {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addStatsCommand}) {
+        for (auto add : {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addStatsCommand,
+                         lv::cli::addArchiveCommand, lv::cli::addExtractCommand}) {
             auto run = add(app);
             list.emplace_back(app.get_subcommands({}).back(), std::move(run));
         }

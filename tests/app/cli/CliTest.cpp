@@ -23,7 +23,7 @@ TEST(Cli, HelpListsSubcommandsAndVersionPrints)
 {
     std::string out;
     EXPECT_EQ(runCli("--help", out), 0);
-    for (const char* command : {"info", "convert", "stats"}) EXPECT_NE(out.find(command), std::string::npos);
+    for (const char* command : {"info", "convert", "stats", "archive", "extract"}) EXPECT_NE(out.find(command), std::string::npos);
     EXPECT_EQ(runCli("--version", out), 0);
     EXPECT_EQ(out.rfind("longview-cli 0.", 0), 0u) << out;
 }
@@ -137,6 +137,21 @@ TEST(Cli, ConvertToMefWithPasswordsAndBlockLength)
     EXPECT_NE(text.find(out + ": the output already exists; choose a new name"), std::string::npos) << text;
     EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out + ".edf", text, true), 2);
     EXPECT_NE(text.find("use a .csv or .mefd name"), std::string::npos) << text;
+}
+
+TEST(Cli, ArchiveReadsInPlaceAndExtracts)
+{
+    test::TempDir dir;
+    const std::string tar = (dir.path() / "s.mefd.tar").string();
+    std::string direct, archived;
+    ASSERT_EQ(runCli("archive " + ref("mef3/meflib/meflib_rto.mefd") + " " + tar, direct), 0);
+    ASSERT_EQ(runCli("stats --json " + ref("mef3/meflib/meflib_rto.mefd"), direct), 0);
+    ASSERT_EQ(runCli("stats --json " + tar, archived), 0);
+    auto a = nlohmann::json::parse(direct), b = nlohmann::json::parse(archived);
+    a.erase("seconds"), b.erase("seconds");
+    EXPECT_EQ(a, b);
+    ASSERT_EQ(runCli("extract " + tar + " " + (dir.path() / "out").string(), direct), 0);
+    EXPECT_TRUE(fs::exists(dir.path() / "out/meflib_rto.mefd/LA2.timd/LA2-000000.segd/LA2-000000.tdat"));
 }
 
 TEST(Cli, StatsJsonCountsGapsAndSamples)

@@ -117,7 +117,7 @@ void BM_RedDecode(benchmark::State& state)
 // Arguments: quantisation step in nV per count (1000 = 1 uV ... 1 = 0.001 uV), block length in seconds.
 BENCHMARK(BM_RedDecode)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
 
-// The same blocks through decodeRedBatch (two blocks decoded side by side), as the session reader does.
+// The same blocks through decodeRedBatch (several blocks decoded side by side), as the session reader does.
 void BM_RedDecodeBatch(benchmark::State& state)
 {
     const BlockSet& set = blockSet(state.range(0), state.range(1));

@@ -119,6 +119,39 @@ void BM_FullRead(benchmark::State& state)
 }
 BENCHMARK(BM_FullRead)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same full read through readRaw into caller-owned buffers reused for every chunk: without readRange's
+// per-chunk allocation and initialisation, the difference to BM_FullRead is what they cost.
+void BM_FullReadReuse(benchmark::State& state)
+{
+    auto recording = openSession();
+    const lv::core::RecordingInfo& info = recording->info();
+    const std::vector<TimeRange> chunks = lv::bench::timeChunks(info, kFullReadChunkSeconds);
+    lv::decode::ThreadPool pool(static_cast<std::size_t>(state.range(0)));
+    ReadControl control;
+    control.runner = &pool;
+    std::vector<std::vector<std::int32_t>> buffers(info.channels.size());
+    std::vector<lv::core::RawSlice> slices(info.channels.size());
+    for (auto _ : state) {
+        std::int64_t samples = 0;
+        for (const TimeRange& chunk : chunks) {
+            for (std::size_t c = 0; c < slices.size(); ++c) {
+                const lv::core::SampleSpan span = lv::core::sampleSpan(info.channels[c], chunk);
+                buffers[c].resize(static_cast<std::size_t>(span.count));
+                slices[c] = lv::core::RawSlice{c, span.first, buffers[c]};
+                samples += span.count;
+            }
+            const lv::core::Status status = recording->readRaw(slices, control);
+            if (!status.ok()) {
+                state.SkipWithError(status.error().describe().c_str());
+                return;
+            }
+        }
+        if (samples != static_cast<std::int64_t>(totalSamples())) state.SkipWithError("full read is incomplete");
+    }
+    state.counters["samples"] = benchmark::Counter(totalSamples(), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_FullReadReuse)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Floor for the full read's I/O: every .tdat byte read with pread into a 1 MiB buffer (warm page cache).
 void BM_Floor_PreadTdat(benchmark::State& state)
 {

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 const char* const kCacheRoot = "/tmp/longview-bench";
 const char* const kSessionName = "bench";
-constexpr std::int64_t kStartTime = 1704096000000000;          // 2024-01-01T08:00:00Z
+constexpr std::int64_t kStartTime = 1704096000000000; // 2024-01-01T08:00:00Z
 
 [[noreturn]] void fail(const std::string& what)
 {

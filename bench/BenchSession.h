@@ -23,8 +23,8 @@ struct SessionSpec {
 
 struct BenchSession {
     SessionSpec spec;
-    std::string path;                    // the .mefd directory
-    std::vector<std::string> dataFiles;  // every .tdat, channel by channel
+    std::string path;                   // the .mefd directory
+    std::vector<std::string> dataFiles; // every .tdat, channel by channel
     std::int64_t samplesPerChannel = 0;
     std::vector<std::uint64_t> channelHashes; // FNV-1a over each channel's int32 samples, as written
 };

@@ -1,4 +1,5 @@
-// EEG-like signal: pink noise (Kellet's filter) low-passed (2 poles near 35 Hz), a 10 Hz alpha rhythm, white sensor noise.
+// EEG-like signal: pink noise (Kellet's filter) low-passed (2 poles near 35 Hz), a 10 Hz alpha rhythm, white sensor
+// noise.
 #include "EegSignal.h"
 
 #include <cmath>
@@ -37,7 +38,7 @@ std::vector<double> eegMicrovolts(std::size_t count, double fs, std::uint64_t se
     std::normal_distribution<double> gauss(0.0, 1.0);
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     const double twoPi = 2.0 * std::numbers::pi;
-    const double alphaHz = 9.5 + uniform(rng);     // per-channel alpha frequency
+    const double alphaHz = 9.5 + uniform(rng); // per-channel alpha frequency
     const double alphaPhase = twoPi * uniform(rng);
     const double wanePhase = twoPi * uniform(rng);
     const double lowPass = 1.0 - std::exp(-twoPi * 35.0 / fs); // two one-pole stages, corners near 35 Hz
@@ -49,7 +50,7 @@ std::vector<double> eegMicrovolts(std::size_t count, double fs, std::uint64_t se
     for (std::size_t i = 0; i < count; ++i) {
         const double t = static_cast<double>(i) / fs;
         stage1 += lowPass * (6.0 * pink.next(gauss(rng)) - stage1);
-        smooth += lowPass * (stage1 - smooth); // about 15 uV rms
+        smooth += lowPass * (stage1 - smooth);                                        // about 15 uV rms
         const double envelope = 25.0 + 15.0 * std::sin(twoPi * 0.07 * t + wanePhase); // waxing and waning
         const double alpha = envelope * std::sin(twoPi * alphaHz * t + alphaPhase);
         out[i] = smooth + alpha + 0.7 * gauss(rng); // sensor noise

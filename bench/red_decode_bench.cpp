@@ -40,7 +40,8 @@ const std::vector<std::vector<double>>& eegChannels()
 {
     static const auto channels = [] {
         std::vector<std::vector<double>> c;
-        for (std::size_t ch = 0; ch < kChannels; ++ch) c.push_back(lv::bench::eegMicrovolts(kSamplesPerChannel, kFs, ch + 1));
+        for (std::size_t ch = 0; ch < kChannels; ++ch)
+            c.push_back(lv::bench::eegMicrovolts(kSamplesPerChannel, kFs, ch + 1));
         return c;
     }();
     return channels;
@@ -55,7 +56,8 @@ void checkRoundTrip(const BlockSet& set, const std::vector<std::int32_t>& expect
         const std::span<const std::uint8_t> block(set.bytes.data() + set.offsets[k], set.bytes.size() - set.offsets[k]);
         const mef3::RedBlockHeader h = mef3::parseRedHeader(block);
         if (!mef3::redCrcOk(h, block)) fail("block " + std::to_string(k) + " has a bad CRC");
-        const lv::core::Status status = mef3::decodeRed(h, block.first(h.blockBytes), std::span(out).subspan(at, h.sampleCount));
+        const lv::core::Status status =
+            mef3::decodeRed(h, block.first(h.blockBytes), std::span(out).subspan(at, h.sampleCount));
         if (!status.ok()) fail("block " + std::to_string(k) + ": " + status.error().message);
         for (std::size_t i = 0; i < h.sampleCount; ++i)
             if (out[at + i] != expected[at + i])
@@ -63,7 +65,8 @@ void checkRoundTrip(const BlockSet& set, const std::vector<std::int32_t>& expect
                      std::to_string(out[at + i]) + ", encoded " + std::to_string(expected[at + i]));
         at += h.sampleCount;
     }
-    if (at != expected.size()) fail("decoded " + std::to_string(at) + " of " + std::to_string(expected.size()) + " samples");
+    if (at != expected.size())
+        fail("decoded " + std::to_string(at) + " of " + std::to_string(expected.size()) + " samples");
 }
 
 // The block set for a quantisation step (nanovolts per count) and block length, encoded and checked once.
@@ -141,7 +144,8 @@ void BM_RedDecodeBatch(benchmark::State& state)
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
-    state.counters["samples"] = benchmark::Counter(static_cast<double>(set.samples), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["samples"] =
+        benchmark::Counter(static_cast<double>(set.samples), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_RedDecodeBatch)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
 
@@ -154,7 +158,8 @@ void BM_Floor_Memcpy(benchmark::State& state)
         benchmark::DoNotOptimize(to.data());
         benchmark::ClobberMemory();
     }
-    state.counters["samples"] = benchmark::Counter(static_cast<double>(kTotalSamples), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["samples"] =
+        benchmark::Counter(static_cast<double>(kTotalSamples), benchmark::Counter::kIsIterationInvariantRate);
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kTotalSamples * sizeof(std::int32_t)));
 }
 BENCHMARK(BM_Floor_Memcpy);

@@ -27,7 +27,8 @@ int report(const core::Status& status)
 
 std::function<int()> addArchiveCommand(CLI::App& app)
 {
-    auto* command = app.add_subcommand("archive", "Pack a .mefd session into one uncompressed .mefd.tar (read in place)");
+    auto* command =
+        app.add_subcommand("archive", "Pack a .mefd session into one uncompressed .mefd.tar (read in place)");
     auto session = std::make_shared<std::string>();
     auto output = std::make_shared<std::string>();
     command->add_option("SESSION", *session, "The .mefd directory")->required();

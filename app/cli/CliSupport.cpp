@@ -42,7 +42,8 @@ void showProgress(const std::string& what, std::uint64_t done, std::uint64_t tot
 void addCommonOptions(CLI::App& command, CommonOptions& options)
 {
     command.add_option("--password", options.password, "Level-1 or level-2 password of an encrypted recording");
-    command.add_option("--threads", options.threads, "Decoding threads (default: all cores)")->check(CLI::Range(1, 1024));
+    command.add_option("--threads", options.threads, "Decoding threads (default: all cores)")
+        ->check(CLI::Range(1, 1024));
 }
 
 void addSelectionOptions(CLI::App& command, SelectionOptions& options)
@@ -57,9 +58,12 @@ int fail(const core::Error& error)
     finishProgress();
     std::fprintf(stderr, "longview-cli: %s\n", app::errorText(error).c_str());
     switch (error.code) {
-    case core::ErrorCode::Cancelled: return kCancelled;
-    case core::ErrorCode::InvalidArgument: return kUsage;
-    default: return kBadInput;
+    case core::ErrorCode::Cancelled:
+        return kCancelled;
+    case core::ErrorCode::InvalidArgument:
+        return kUsage;
+    default:
+        return kBadInput;
     }
 }
 

@@ -31,7 +31,8 @@ bool endsWith(const std::string& s, const std::string& suffix)
 }
 
 // Runs the export that OUT's extension names.
-core::Status exportTo(Session& session, const Selection& selection, const ConvertOptions& o, const core::ReadControl& control)
+core::Status exportTo(Session& session, const Selection& selection, const ConvertOptions& o,
+                      const core::ReadControl& control)
 {
     if (endsWith(o.output, ".csv")) {
         const convert::CsvOptions csv{selection.channels, selection.range, o.raw, o.time, o.fillGaps};
@@ -58,9 +59,10 @@ int run(const ConvertOptions& o)
     const core::Status status = exportTo(*session, *selection, o, control);
     finishProgress();
     printWarnings(session->recording->takeWarnings());
-    if (!status.ok()) return status.error().code == core::ErrorCode::Io && status.error().path == o.output
-                                ? (fail(status.error()), static_cast<int>(kOutputFailed))
-                                : fail(status.error());
+    if (!status.ok())
+        return status.error().code == core::ErrorCode::Io && status.error().path == o.output
+                   ? (fail(status.error()), static_cast<int>(kOutputFailed))
+                   : fail(status.error());
     return kOk;
 }
 
@@ -80,9 +82,11 @@ std::function<int()> addConvertCommand(CLI::App& app)
     command->add_option("--block-seconds", o->blockSeconds, "MEF output: RED block length in seconds (default 1)")
         ->check(CLI::PositiveNumber);
     command->add_option("--level1-password", o->level1Password, "MEF output: level-1 password (channel metadata)");
-    command->add_option("--level2-password", o->level2Password, "MEF output: level-2 password (subject data, time offset)");
-    const std::map<std::string, convert::TimeColumn> times{
-        {"seconds", convert::TimeColumn::Seconds}, {"iso", convert::TimeColumn::Iso}, {"uutc", convert::TimeColumn::Uutc}};
+    command->add_option("--level2-password", o->level2Password,
+                        "MEF output: level-2 password (subject data, time offset)");
+    const std::map<std::string, convert::TimeColumn> times{{"seconds", convert::TimeColumn::Seconds},
+                                                           {"iso", convert::TimeColumn::Iso},
+                                                           {"uutc", convert::TimeColumn::Uutc}};
     command->add_option("--time", o->time, "Time column: seconds from the start (default), iso, or uutc")
         ->transform(CLI::CheckedTransformer(times, CLI::ignore_case));
     return [o]() { return run(*o); };

@@ -61,14 +61,15 @@ std::string when(const core::RecordingInfo& info, core::Uutc t)
 
 void printText(const core::RecordingInfo& info)
 {
-    std::printf("%s\n  format    %s\n  start     %s\n  end       %s\n  duration  %s s\n  channels  %zu\n", info.path.c_str(),
-                info.format.c_str(), when(info, info.start).c_str(), when(info, info.end).c_str(),
+    std::printf("%s\n  format    %s\n  start     %s\n  end       %s\n  duration  %s s\n  channels  %zu\n",
+                info.path.c_str(), info.format.c_str(), when(info, info.start).c_str(), when(info, info.end).c_str(),
                 core::formatSeconds(info.end - info.start).c_str(), info.channels.size());
     if (!info.timesKnown) std::printf("  times     relative (the true start is protected)\n");
-    std::printf("\n  %-16s %10s %8s %14s %12s %9s %5s\n", "channel", "fs (Hz)", "unit", "factor", "samples", "segments", "gaps");
+    std::printf("\n  %-16s %10s %8s %14s %12s %9s %5s\n", "channel", "fs (Hz)", "unit", "factor", "samples", "segments",
+                "gaps");
     for (const core::ChannelInfo& c : info.channels)
-        std::printf("  %-16s %10g %8s %14g %12lld %9zu %5zu\n", c.name.c_str(), c.fs, c.unit.c_str(), c.conversionFactor,
-                    static_cast<long long>(c.gridLength), c.segments.size(), c.gaps.size());
+        std::printf("  %-16s %10g %8s %14g %12lld %9zu %5zu\n", c.name.c_str(), c.fs, c.unit.c_str(),
+                    c.conversionFactor, static_cast<long long>(c.gridLength), c.segments.size(), c.gaps.size());
     if (!info.annotations.empty()) std::printf("\n  annotations (%zu)\n", info.annotations.size());
     for (const core::Annotation& a : info.annotations)
         std::printf("  %s  %-4s %s%s%s\n", when(info, a.time).c_str(), a.type.c_str(), a.text.c_str(),
@@ -90,8 +91,10 @@ std::function<int()> addInfoCommand(CLI::App& app)
         auto session = openSession(*options, exitCode);
         if (!session) return exitCode;
         const core::RecordingInfo& info = session->recording->info();
-        if (*json) std::printf("%s\n", toJson(info).dump(2).c_str());
-        else printText(info);
+        if (*json)
+            std::printf("%s\n", toJson(info).dump(2).c_str());
+        else
+            printText(info);
         printWarnings(info.warnings);
         return static_cast<int>(kOk);
     };

@@ -23,7 +23,10 @@ struct StatsOptions {
     bool skipDamaged = false;
 };
 
-nlohmann::ordered_json number(double v) { return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); }
+nlohmann::ordered_json number(double v)
+{
+    return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
+}
 
 void print(const core::RecordingInfo& info, const std::vector<analysis::ChannelStats>& stats, bool json, double seconds)
 {
@@ -50,10 +53,10 @@ void print(const core::RecordingInfo& info, const std::vector<analysis::ChannelS
     std::printf("%-16s %12s %6s %12s %10s %14s %14s %14s %14s\n", "channel", "samples", "gaps", "gap s", "nan", "min",
                 "max", "mean", "std");
     for (const auto& s : stats)
-        std::printf("%-16s %12lld %6lld %12s %10lld %14.6g %14.6g %14.6g %14.6g\n", info.channels[s.channel].name.c_str(),
-                    static_cast<long long>(s.samples), static_cast<long long>(s.gaps),
-                    core::formatSeconds(s.gapDurationUs).c_str(), static_cast<long long>(s.nanCount), s.minimum,
-                    s.maximum, s.mean, s.standardDeviation);
+        std::printf("%-16s %12lld %6lld %12s %10lld %14.6g %14.6g %14.6g %14.6g\n",
+                    info.channels[s.channel].name.c_str(), static_cast<long long>(s.samples),
+                    static_cast<long long>(s.gaps), core::formatSeconds(s.gapDurationUs).c_str(),
+                    static_cast<long long>(s.nanCount), s.minimum, s.maximum, s.mean, s.standardDeviation);
     std::printf("decoded %lld samples in %.3f s (%.1f M samples/s)\n", static_cast<long long>(total), seconds,
                 seconds > 0 ? static_cast<double>(total) / seconds / 1e6 : 0.0);
 }

@@ -8,12 +8,16 @@ namespace {
 std::string hint(core::ErrorCode code)
 {
     switch (code) {
-    case core::ErrorCode::PasswordRequired: return " (give it with --password)";
-    case core::ErrorCode::WrongPassword: return " (check the password)";
+    case core::ErrorCode::PasswordRequired:
+        return " (give it with --password)";
+    case core::ErrorCode::WrongPassword:
+        return " (check the password)";
     case core::ErrorCode::CrcMismatch:
     case core::ErrorCode::Corrupt:
-    case core::ErrorCode::Truncated: return " (the file is damaged)";
-    default: return "";
+    case core::ErrorCode::Truncated:
+        return " (the file is damaged)";
+    default:
+        return "";
     }
 }
 

@@ -67,8 +67,9 @@ void finish(const Accumulator& a, double factor, ChannelStats& s)
 
 } // namespace
 
-core::Result<std::vector<ChannelStats>> computeStats(core::Recording& recording, const std::vector<std::size_t>& channels,
-                                                      core::TimeRange range, const core::ReadControl& control)
+core::Result<std::vector<ChannelStats>> computeStats(core::Recording& recording,
+                                                     const std::vector<std::size_t>& channels, core::TimeRange range,
+                                                     const core::ReadControl& control)
 {
     const core::RecordingInfo& info = recording.info();
     std::vector<Accumulator> acc(channels.size());

@@ -22,7 +22,8 @@ struct ChannelStats {
 
 // Decodes every sample of the channels in `range` (all channels in parallel, chunk by chunk).
 // Results are identical for any thread count.
-core::Result<std::vector<ChannelStats>> computeStats(core::Recording& recording, const std::vector<std::size_t>& channels,
-                                                      core::TimeRange range, const core::ReadControl& control);
+core::Result<std::vector<ChannelStats>> computeStats(core::Recording& recording,
+                                                     const std::vector<std::size_t>& channels, core::TimeRange range,
+                                                     const core::ReadControl& control);
 
 } // namespace lv::analysis

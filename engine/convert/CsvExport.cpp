@@ -68,27 +68,36 @@ std::string header(const core::RecordingInfo& info, const std::vector<Column>& c
 void appendTime(std::string& out, core::Uutc t, const CsvOptions& options, core::Uutc start)
 {
     switch (options.time) {
-    case TimeColumn::Seconds: out += core::formatSeconds(t - start); break;
-    case TimeColumn::Iso: out += core::formatIso(t); break;
-    case TimeColumn::Uutc: appendNumber(out, static_cast<std::int64_t>(t)); break;
+    case TimeColumn::Seconds:
+        out += core::formatSeconds(t - start);
+        break;
+    case TimeColumn::Iso:
+        out += core::formatIso(t);
+        break;
+    case TimeColumn::Uutc:
+        appendNumber(out, static_cast<std::int64_t>(t));
+        break;
     }
 }
 
 // Formats rows [first, first + count) of the chunk whose samples are in `values` (one vector per column).
-void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& values, const std::vector<Column>& columns,
-                std::int64_t first, std::int64_t count, const core::SampleGrid& grid, const CsvOptions& options,
-                core::Uutc start)
+void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& values,
+                const std::vector<Column>& columns, std::int64_t first, std::int64_t count,
+                const core::SampleGrid& grid, const CsvOptions& options, core::Uutc start)
 {
     for (std::int64_t r = 0; r < count; ++r) {
-        const bool any = std::any_of(values.begin(), values.end(), [r](const auto& v) { return v[r] != core::kNoSample; });
+        const bool any =
+            std::any_of(values.begin(), values.end(), [r](const auto& v) { return v[r] != core::kNoSample; });
         if (!any && !options.fillGaps) continue;
         appendTime(out, grid.timeOf(first + r), options, start);
         for (std::size_t c = 0; c < columns.size(); ++c) {
             out += ',';
             const std::int32_t v = values[c][r];
             if (v == core::kNoSample) continue;
-            if (options.raw) appendNumber(out, static_cast<std::int64_t>(v));
-            else appendNumber(out, static_cast<double>(v) * columns[c].factor);
+            if (options.raw)
+                appendNumber(out, static_cast<std::int64_t>(v));
+            else
+                appendNumber(out, static_cast<double>(v) * columns[c].factor);
         }
         out += '\n';
     }
@@ -126,7 +135,8 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     io::AtomicFile out;
     LV_TRY(out.open(outPath));
     LV_TRY(out.write(header(info, columns, options)));
-    const std::int64_t chunkRows = std::max<std::int64_t>(1, kSamplesPerChunk / static_cast<std::int64_t>(columns.size()));
+    const std::int64_t chunkRows =
+        std::max<std::int64_t>(1, kSamplesPerChunk / static_cast<std::int64_t>(columns.size()));
     std::vector<std::vector<std::int32_t>> values(columns.size());
     std::string text;
     for (std::int64_t row = first; row < last; row += chunkRows) {
@@ -135,7 +145,8 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         for (std::size_t c = 0; c < columns.size(); ++c) {
             values[c].assign(static_cast<std::size_t>(count), core::kNoSample);
             const std::int64_t from = std::max(row, columns[c].offset);
-            const std::int64_t to = std::min(row + count, columns[c].offset + info.channels[columns[c].channel].gridLength);
+            const std::int64_t to =
+                std::min(row + count, columns[c].offset + info.channels[columns[c].channel].gridLength);
             if (from < to)
                 slices.push_back({columns[c].channel, from - columns[c].offset,
                                   std::span(values[c]).subspan(static_cast<std::size_t>(from - row),

@@ -15,7 +15,7 @@ struct CsvOptions {
     core::TimeRange range;             // half-open, uUTC; rows whose time lies in it
     bool raw = false;                  // stored integers instead of physical values
     TimeColumn time = TimeColumn::Seconds;
-    bool fillGaps = false;             // keep rows where every channel lacks a sample
+    bool fillGaps = false; // keep rows where every channel lacks a sample
 };
 
 // Writes `outPath` (temporary file + rename). Channels must share one sampling rate.

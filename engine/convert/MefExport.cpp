@@ -58,7 +58,8 @@ core::Status copyChannel(core::Recording& recording, std::size_t source, std::si
         LV_TRY(writer.append(target, ch.grid(), span.first + at, buffer));
         done += static_cast<std::uint64_t>(n);
         if (control.progress) control.progress(done, total);
-        if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "conversion cancelled");
+        if (control.cancel && control.cancel->cancelled())
+            return makeError(ErrorCode::Cancelled, "conversion cancelled");
     }
     return {};
 }
@@ -86,7 +87,8 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     if (!writer) return writer.error();
 
     std::uint64_t total = 0, done = 0;
-    for (std::size_t c : channels) total += static_cast<std::uint64_t>(core::sampleSpan(info.channels[c], options.range).count);
+    for (std::size_t c : channels)
+        total += static_cast<std::uint64_t>(core::sampleSpan(info.channels[c], options.range).count);
     for (std::size_t i = 0; i < channels.size(); ++i) {
         const core::ChannelInfo& ch = info.channels[channels[i]];
         auto index = (*writer)->addChannel({ch.name, ch.fs, ch.unit, ch.conversionFactor, ch.description});
@@ -95,9 +97,8 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     }
     for (const core::Annotation& a : info.annotations) {
         if (!options.range.contains(a.time)) continue;
-        const bool kept = !a.channel || std::any_of(channels.begin(), channels.end(), [&](std::size_t c) {
-            return info.channels[c].name == *a.channel;
-        });
+        const bool kept = !a.channel || std::any_of(channels.begin(), channels.end(),
+                                                    [&](std::size_t c) { return info.channels[c].name == *a.channel; });
         if (kept) (*writer)->addAnnotation(a);
     }
     LV_TRY((*writer)->finish());

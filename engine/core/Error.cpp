@@ -6,16 +6,26 @@ namespace lv::core {
 const char* errorCodeName(ErrorCode code)
 {
     switch (code) {
-    case ErrorCode::Io: return "io";
-    case ErrorCode::NotFound: return "not-found";
-    case ErrorCode::Truncated: return "truncated";
-    case ErrorCode::Corrupt: return "corrupt";
-    case ErrorCode::CrcMismatch: return "crc-mismatch";
-    case ErrorCode::Unsupported: return "unsupported";
-    case ErrorCode::PasswordRequired: return "password-required";
-    case ErrorCode::WrongPassword: return "wrong-password";
-    case ErrorCode::InvalidArgument: return "invalid-argument";
-    case ErrorCode::Cancelled: return "cancelled";
+    case ErrorCode::Io:
+        return "io";
+    case ErrorCode::NotFound:
+        return "not-found";
+    case ErrorCode::Truncated:
+        return "truncated";
+    case ErrorCode::Corrupt:
+        return "corrupt";
+    case ErrorCode::CrcMismatch:
+        return "crc-mismatch";
+    case ErrorCode::Unsupported:
+        return "unsupported";
+    case ErrorCode::PasswordRequired:
+        return "password-required";
+    case ErrorCode::WrongPassword:
+        return "wrong-password";
+    case ErrorCode::InvalidArgument:
+        return "invalid-argument";
+    case ErrorCode::Cancelled:
+        return "cancelled";
     }
     return "unknown";
 }

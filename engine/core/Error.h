@@ -9,12 +9,12 @@
 namespace lv::core {
 
 enum class ErrorCode {
-    Io,              // the operating system refused a read or write
-    NotFound,        // a path or channel does not exist
-    Truncated,       // a file ends before a structure it must hold
-    Corrupt,         // a structure holds impossible values
-    CrcMismatch,     // a stored CRC does not match the bytes
-    Unsupported,     // a valid but unsupported variant
+    Io,          // the operating system refused a read or write
+    NotFound,    // a path or channel does not exist
+    Truncated,   // a file ends before a structure it must hold
+    Corrupt,     // a structure holds impossible values
+    CrcMismatch, // a stored CRC does not match the bytes
+    Unsupported, // a valid but unsupported variant
     PasswordRequired,
     WrongPassword,
     InvalidArgument, // the caller asked for something impossible
@@ -25,8 +25,8 @@ const char* errorCodeName(ErrorCode code);
 
 struct Error {
     ErrorCode code = ErrorCode::Io;
-    std::string message;     // what is wrong, in words, without the path
-    std::string path;        // the file concerned, or empty
+    std::string message;      // what is wrong, in words, without the path
+    std::string path;         // the file concerned, or empty
     std::int64_t offset = -1; // byte offset in that file, or -1
 
     // "path: message (at byte N)" as a single line.
@@ -77,8 +77,8 @@ private:
 } // namespace lv::core
 
 // Return early from the enclosing function with the error of a failed Status or Result.
-#define LV_TRY(expr)                                                                                         \
-    do {                                                                                                     \
-        auto&& lvTryValue_ = (expr);                                                                         \
-        if (!lvTryValue_.ok()) return lvTryValue_.error();                                                   \
+#define LV_TRY(expr)                                                                                                   \
+    do {                                                                                                               \
+        auto&& lvTryValue_ = (expr);                                                                                   \
+        if (!lvTryValue_.ok()) return lvTryValue_.error();                                                             \
     } while (false)

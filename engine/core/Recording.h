@@ -24,10 +24,10 @@ struct RawSlice {
 };
 
 struct ReadControl {
-    TaskRunner* runner = nullptr;          // nullptr: run on the calling thread
-    const CancelToken* cancel = nullptr;   // checked between blocks
-    bool verifyCrc = false;                // check each data block's CRC as it is read
-    bool skipDamagedBlocks = false;        // a damaged block reads as missing, with a warning, instead of failing
+    TaskRunner* runner = nullptr;        // nullptr: run on the calling thread
+    const CancelToken* cancel = nullptr; // checked between blocks
+    bool verifyCrc = false;              // check each data block's CRC as it is read
+    bool skipDamagedBlocks = false;      // a damaged block reads as missing, with a warning, instead of failing
     // Called with (done, total) units of work, possibly from worker threads.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
@@ -45,8 +45,8 @@ public:
 // Samples of one channel over a time range, on the channel's grid.
 struct ChannelSamples {
     std::size_t channel = 0;
-    std::int64_t firstSample = 0;   // grid index of raw[0]
-    std::vector<std::int32_t> raw;  // kNoSample where no sample exists
+    std::int64_t firstSample = 0;  // grid index of raw[0]
+    std::vector<std::int32_t> raw; // kNoSample where no sample exists
 
     bool valid(std::size_t i) const { return raw[i] != kNoSample; }
 };

@@ -12,13 +12,13 @@ namespace lv::core {
 
 struct ChannelInfo {
     std::string name;
-    double fs = 0.0;                // samples per second, possibly fractional
-    std::string unit;               // e.g. "uV"
-    double conversionFactor = 1.0;  // physical value = stored integer * conversionFactor
-    Uutc start = 0;                 // time of the first sample
-    Uutc end = 0;                   // exclusive: time just after the last sample
-    std::int64_t sampleCount = 0;   // stored samples (grid points with data)
-    std::int64_t gridLength = 0;    // grid points from the first to the last sample, gaps included
+    double fs = 0.0;                 // samples per second, possibly fractional
+    std::string unit;                // e.g. "uV"
+    double conversionFactor = 1.0;   // physical value = stored integer * conversionFactor
+    Uutc start = 0;                  // time of the first sample
+    Uutc end = 0;                    // exclusive: time just after the last sample
+    std::int64_t sampleCount = 0;    // stored samples (grid points with data)
+    std::int64_t gridLength = 0;     // grid points from the first to the last sample, gaps included
     std::vector<TimeRange> segments; // stored segments, half-open, in time order
     std::vector<TimeRange> gaps;     // discontinuities: time ranges without samples
     std::string description;
@@ -38,7 +38,7 @@ struct RecordingInfo {
     std::string format; // e.g. "MEF 3.0"
     std::string path;
     Uutc start = 0;
-    Uutc end = 0; // exclusive
+    Uutc end = 0;           // exclusive
     bool timesKnown = true; // false when a protected time offset could not be applied
     std::vector<ChannelInfo> channels;
     std::vector<Annotation> annotations;

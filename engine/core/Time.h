@@ -33,10 +33,7 @@ struct SampleGrid {
         return origin + static_cast<Uutc>(std::llround(static_cast<double>(index) * 1e6 / fs));
     }
     // Index of the grid point nearest to t.
-    std::int64_t nearestIndex(Uutc t) const
-    {
-        return std::llround(static_cast<double>(t - origin) * fs / 1e6);
-    }
+    std::int64_t nearestIndex(Uutc t) const { return std::llround(static_cast<double>(t - origin) * fs / 1e6); }
     // First index whose time is >= t.
     std::int64_t firstIndexAtOrAfter(Uutc t) const
     {

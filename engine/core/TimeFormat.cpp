@@ -106,8 +106,8 @@ std::string formatIso(Uutc t)
     civilFromDays(days, y, m, d);
     const std::int64_t secs = rest / 1000000;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06lld+00:00", static_cast<long long>(y), m, d,
-                  static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06lld+00:00", static_cast<long long>(y), m,
+                  d, static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
                   static_cast<long long>(secs % 60), static_cast<long long>(rest % 1000000));
     return buf;
 }

@@ -63,9 +63,11 @@ private:
 class SubrangeSource final : public ByteSource {
 public:
     SubrangeSource(ByteSourcePtr parent, std::uint64_t offset, std::uint64_t size, std::string path)
-        : m_parent(std::move(parent)), m_offset(offset), m_size(size), m_path(std::move(path))
-    {
-    }
+        : m_parent(std::move(parent))
+        , m_offset(offset)
+        , m_size(size)
+        , m_path(std::move(path))
+    {}
     const std::string& path() const override { return m_path; }
     std::uint64_t size() const override { return m_size; }
     core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const override
@@ -90,7 +92,8 @@ private:
 
 class MemorySource final : public ByteSource {
 public:
-    MemorySource(std::vector<std::uint8_t> bytes, std::string path) : m_bytes(std::move(bytes)), m_path(std::move(path)) {}
+    MemorySource(std::vector<std::uint8_t> bytes, std::string path) : m_bytes(std::move(bytes)), m_path(std::move(path))
+    {}
     const std::string& path() const override { return m_path; }
     std::uint64_t size() const override { return m_bytes.size(); }
     core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const override

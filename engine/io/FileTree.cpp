@@ -63,7 +63,8 @@ private:
 class TarTree final : public FileTree {
 public:
     TarTree(std::string root, ByteSourcePtr archive, std::vector<TarMember> members)
-        : m_root(std::move(root)), m_archive(std::move(archive))
+        : m_root(std::move(root))
+        , m_archive(std::move(archive))
     {
         for (TarMember& m : members) addMember(std::move(m));
     }
@@ -73,14 +74,16 @@ public:
     core::Result<std::vector<TreeEntry>> list(const std::string& dir) const override
     {
         auto it = m_dirs.find(dir);
-        if (it == m_dirs.end()) return makeError(ErrorCode::NotFound, "no such directory in the archive", displayPath(dir));
+        if (it == m_dirs.end())
+            return makeError(ErrorCode::NotFound, "no such directory in the archive", displayPath(dir));
         return it->second;
     }
 
     core::Result<ByteSourcePtr> open(const std::string& file) const override
     {
         auto it = m_files.find(file);
-        if (it == m_files.end()) return makeError(ErrorCode::NotFound, "no such file in the archive", displayPath(file));
+        if (it == m_files.end())
+            return makeError(ErrorCode::NotFound, "no such file in the archive", displayPath(file));
         return subrange(m_archive, it->second.dataOffset, it->second.size, displayPath(file));
     }
 
@@ -99,7 +102,8 @@ private:
         entry.name = name;
         const bool known = m_dirs.count(parent) != 0;
         auto& listing = m_dirs[parent];
-        auto same = std::find_if(listing.begin(), listing.end(), [&leaf = entry.name](const TreeEntry& e) { return e.name == leaf; });
+        auto same = std::find_if(listing.begin(), listing.end(),
+                                 [&leaf = entry.name](const TreeEntry& e) { return e.name == leaf; });
         if (same == listing.end()) {
             listing.push_back(std::move(entry));
             sortByName(listing);
@@ -110,8 +114,10 @@ private:
     void addMember(TarMember m)
     {
         TreeEntry e{{}, m.isDirectory, m.size, m.mtime * 1000000000};
-        if (m.isDirectory) m_dirs[m.path];
-        else m_files[m.path] = m;
+        if (m.isDirectory)
+            m_dirs[m.path];
+        else
+            m_files[m.path] = m;
         addEntry(m.path, e);
     }
 
@@ -140,4 +146,3 @@ core::Result<FileTreePtr> openTarTree(const std::string& archivePath)
 }
 
 } // namespace lv::io
-

@@ -108,7 +108,8 @@ core::Result<std::vector<TarMember>> indexTar(const ByteSource& archive)
         parseNumber(std::span(h).subspan(136, 12), mtime);
         const std::uint64_t data = offset + kBlock;
         if (size > total - data)
-            return makeError(ErrorCode::Truncated, "tar member extends past the end of the archive", archive.path(), at);
+            return makeError(ErrorCode::Truncated, "tar member extends past the end of the archive", archive.path(),
+                             at);
         const char type = static_cast<char>(h[156]);
         if (type == 'L' || type == 'x') {
             auto bytes = archive.read(data, size);

@@ -11,11 +11,11 @@
 namespace lv::io {
 
 struct TarMember {
-    std::string path;          // without a leading "./" or a trailing "/"
+    std::string path; // without a leading "./" or a trailing "/"
     bool isDirectory = false;
     std::uint64_t dataOffset = 0; // first byte of the member's data in the archive
     std::uint64_t size = 0;
-    std::int64_t mtime = 0;    // seconds since the epoch
+    std::int64_t mtime = 0; // seconds since the epoch
 };
 
 // Walks the archive's headers (never its data). Checksums are verified; damage is an error with the offset.

@@ -61,7 +61,8 @@ bool header(const std::string& path, bool directory, std::uint64_t size, std::ar
 core::Status addFile(AtomicFile& out, const fs::path& file, const std::string& member, std::uint64_t size,
                      std::array<char, kBlock>& h)
 {
-    if (!header(member, false, size, h)) return makeError(ErrorCode::InvalidArgument, "path too long for ustar", member);
+    if (!header(member, false, size, h))
+        return makeError(ErrorCode::InvalidArgument, "path too long for ustar", member);
     LV_TRY(out.write(std::string_view(h.data(), kBlock)));
     auto source = openFile(file.string());
     if (!source) return source.error();
@@ -92,7 +93,8 @@ core::Status writeTar(const std::string& dir, const std::string& archivePath, co
     const std::string top = (root.filename().empty() ? root.parent_path() : root).filename().string();
     std::map<std::string, std::pair<fs::path, bool>> entries; // member path -> (file, is directory)
     entries[top] = {root, true};
-    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
         entries[top + "/" + fs::relative(it->path(), root).generic_string()] = {it->path(), it->is_directory()};
     if (ec) return makeError(ErrorCode::Io, "cannot list: " + ec.message(), dir);
 
@@ -102,7 +104,8 @@ core::Status writeTar(const std::string& dir, const std::string& archivePath, co
     for (const auto& [member, entry] : entries) {
         if (cancel && cancel->cancelled()) return makeError(ErrorCode::Cancelled, "archiving cancelled");
         if (entry.second) {
-            if (!header(member, true, 0, h)) return makeError(ErrorCode::InvalidArgument, "path too long for ustar", member);
+            if (!header(member, true, 0, h))
+                return makeError(ErrorCode::InvalidArgument, "path too long for ustar", member);
             LV_TRY(out.write(std::string_view(h.data(), kBlock)));
         } else {
             LV_TRY(addFile(out, entry.first, member, fs::file_size(entry.first), h));
@@ -120,7 +123,8 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
     if (!members) return members.error();
     for (const TarMember& m : *members)
         if (!safeMember(m.path))
-            return makeError(ErrorCode::Corrupt, "member \"" + m.path + "\" would land outside the target", archivePath);
+            return makeError(ErrorCode::Corrupt, "member \"" + m.path + "\" would land outside the target",
+                             archivePath);
     std::error_code ec;
     fs::create_directories(targetDir, ec);
     const fs::path work = fs::path(targetDir) / (".extract-" + fs::path(archivePath).filename().string());

@@ -64,8 +64,8 @@ public:
         if (type) std::memcpy(&m_copy[8], type, 4);
         const std::size_t end = std::min(bodyEnd, m_copy.size());
         const Bytes all(m_copy);
-        le::store<std::uint32_t>(&m_copy[4], mef3::crc32(all.subspan(mef3::kUniversalHeaderBytes,
-                                                                     end - mef3::kUniversalHeaderBytes)));
+        le::store<std::uint32_t>(
+            &m_copy[4], mef3::crc32(all.subspan(mef3::kUniversalHeaderBytes, end - mef3::kUniversalHeaderBytes)));
         le::store<std::uint32_t>(&m_copy[0], mef3::crc32(all.subspan(4, mef3::kUniversalHeaderBytes - 4)));
         return m_copy;
 #else

@@ -10,7 +10,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const lv::io::ByteSourcePtr archive = lv::io::memorySource(std::vector<std::uint8_t>(data, data + size), "fuzz.tar");
+    const lv::io::ByteSourcePtr archive =
+        lv::io::memorySource(std::vector<std::uint8_t>(data, data + size), "fuzz.tar");
     auto members = lv::io::indexTar(*archive);
     if (!members) return 0;
     // TarIndex.h promises byte ranges inside the archive and normalised paths; check it and read each member's start.

@@ -35,8 +35,10 @@ std::map<std::string, TruthChannel> readTruth(const fs::path& csv)
             if (!isRaw && !isScaled) continue;
             TruthChannel& ch = truth[col.substr(0, col.rfind('_'))];
             const bool nan = cell == "nan";
-            if (isRaw) ch.raw.push_back(nan ? std::nullopt : std::optional<std::int64_t>(std::llround(std::stod(cell))));
-            else ch.scaled.push_back(nan ? std::nullopt : std::optional<double>(std::stod(cell)));
+            if (isRaw)
+                ch.raw.push_back(nan ? std::nullopt : std::optional<std::int64_t>(std::llround(std::stod(cell))));
+            else
+                ch.scaled.push_back(nan ? std::nullopt : std::optional<double>(std::stod(cell)));
         }
     }
     return truth;
@@ -56,8 +58,8 @@ std::vector<ManifestCase> readManifest(const fs::path& folder)
         m.password1 = text("password1");
         m.password2 = text("password2");
         for (const auto& [name, ch] : c.at("channels").items())
-            m.channels[name] = ManifestChannel{ch.at("fs"), ch.at("ufact"), ch.at("start_time"), ch.at("end_time"),
-                                               ch.at("nsamp")};
+            m.channels[name] =
+                ManifestChannel{ch.at("fs"), ch.at("ufact"), ch.at("start_time"), ch.at("end_time"), ch.at("nsamp")};
         cases.push_back(std::move(m));
     }
     return cases;
@@ -88,7 +90,9 @@ void copyTree(const fs::path& from, const fs::path& to)
     fs::copy(from, to, fs::copy_options::recursive);
     fs::permissions(to, fs::perms::owner_all, fs::perm_options::add);
     for (const auto& e : fs::recursive_directory_iterator(to))
-        fs::permissions(e.path(), fs::perms::owner_read | fs::perms::owner_write | (e.is_directory() ? fs::perms::owner_exec : fs::perms::none),
+        fs::permissions(e.path(),
+                        fs::perms::owner_read | fs::perms::owner_write |
+                            (e.is_directory() ? fs::perms::owner_exec : fs::perms::none),
                         fs::perm_options::add);
 }
 

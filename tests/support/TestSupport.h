@@ -32,7 +32,7 @@ struct ManifestChannel {
 struct ManifestCase {
     std::string name;
     std::filesystem::path folder;
-    std::string password;  // the level-2 ("password") entry, or empty
+    std::string password; // the level-2 ("password") entry, or empty
     std::string password1;
     std::string password2;
     std::map<std::string, ManifestChannel> channels;

@@ -11,25 +11,25 @@
 namespace lv::formats::mef3 {
 
 struct BlockRef {
-    std::uint32_t segment = 0;     // index into the channel's segments
-    std::uint32_t indexEntry = 0;  // entry number in the segment's .tidx
-    std::int64_t fileOffset = 0;   // in the segment's .tdat
+    std::uint32_t segment = 0;    // index into the channel's segments
+    std::uint32_t indexEntry = 0; // entry number in the segment's .tidx
+    std::int64_t fileOffset = 0;  // in the segment's .tdat
     std::uint32_t blockBytes = 0;
     std::uint32_t sampleCount = 0;
-    core::Uutc startTime = 0;      // true time (recording time offset applied)
-    std::int64_t gridIndex = 0;    // first sample's index on the channel grid (set by placeBlocks)
-    std::int32_t minimum = 0;      // from the index; RED NaN when unknown
+    core::Uutc startTime = 0;   // true time (recording time offset applied)
+    std::int64_t gridIndex = 0; // first sample's index on the channel grid (set by placeBlocks)
+    std::int32_t minimum = 0;   // from the index; RED NaN when unknown
     std::int32_t maximum = 0;
     std::uint8_t flags = 0;
 };
 
 struct BlockPlacement {
-    core::Uutc origin = 0;          // time of the channel's first sample
-    std::int64_t gridLength = 0;    // grid points up to the end of the last block
+    core::Uutc origin = 0;       // time of the channel's first sample
+    std::int64_t gridLength = 0; // grid points up to the end of the last block
     std::int64_t storedSamples = 0;
     std::vector<core::TimeRange> gaps;     // between blocks, in grid times
     std::vector<core::TimeRange> segments; // per MEF segment, in grid times
-    std::int64_t overlaps = 0;      // blocks that started inside their predecessor (moved after it)
+    std::int64_t overlaps = 0;             // blocks that started inside their predecessor (moved after it)
 };
 
 // Sorts `blocks` by time and assigns each its grid index: round((t - t0) * fs / 1e6), never overlapping

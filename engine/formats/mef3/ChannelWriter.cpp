@@ -116,7 +116,8 @@ core::Status ChannelWriter::writeBlocks(const std::vector<Block>& blocks)
         summaries[k] = encoder.encode(blocks[k].samples, blocks[k].start, blocks[k].discontinuity, encoded[k]);
     };
     core::InlineRunner inlineRunner;
-    (m_setup.runner ? *m_setup.runner : static_cast<core::TaskRunner&>(inlineRunner)).parallelFor(blocks.size(), encode);
+    (m_setup.runner ? *m_setup.runner : static_cast<core::TaskRunner&>(inlineRunner))
+        .parallelFor(blocks.size(), encode);
     for (std::size_t k = 0; k < blocks.size(); ++k) {
         const std::vector<std::uint8_t>& bytes = encoded[k];
         if (std::fwrite(bytes.data(), 1, bytes.size(), m_data) != bytes.size())
@@ -133,12 +134,14 @@ core::Status ChannelWriter::writeBlocks(const std::vector<Block>& blocks)
         appendIndexEntry(e, m_index);
         m_bodyCrc = crc32Update(m_bodyCrc, bytes);
         m_dataBytes += bytes.size();
-        account(blocks[k], summaries[k].blockBytes, summaries[k].differenceBytes, summaries[k].minimum, summaries[k].maximum);
+        account(blocks[k], summaries[k].blockBytes, summaries[k].differenceBytes, summaries[k].minimum,
+                summaries[k].maximum);
     }
     return {};
 }
 
-core::Status ChannelWriter::append(core::SampleGrid grid, std::int64_t firstIndex, std::span<const std::int32_t> samples)
+core::Status ChannelWriter::append(core::SampleGrid grid, std::int64_t firstIndex,
+                                   std::span<const std::int32_t> samples)
 {
     return writeBlocks(splitIntoBlocks(grid, firstIndex, samples));
 }

@@ -16,7 +16,7 @@
 namespace lv::formats::mef3 {
 
 struct ChannelWriterSetup {
-    std::string channelDir;   // the .timd directory (exists)
+    std::string channelDir; // the .timd directory (exists)
     std::string name;
     std::string sessionName;
     double fs = 0.0;
@@ -26,7 +26,7 @@ struct ChannelWriterSetup {
     std::int64_t acquisitionNumber = 1;
     std::uint32_t blockSamples = 256;
     ValidationFields validation;
-    Access keys;              // level-1 key encrypts section 2, level-2 key section 3
+    Access keys; // level-1 key encrypts section 2, level-2 key section 3
     core::TaskRunner* runner = nullptr;
 };
 
@@ -48,9 +48,11 @@ private:
         core::Uutc start = 0;
         bool discontinuity = false;
     };
-    std::vector<Block> splitIntoBlocks(core::SampleGrid grid, std::int64_t firstIndex, std::span<const std::int32_t> samples);
+    std::vector<Block> splitIntoBlocks(core::SampleGrid grid, std::int64_t firstIndex,
+                                       std::span<const std::int32_t> samples);
     core::Status writeBlocks(const std::vector<Block>& blocks);
-    void account(const Block& block, std::uint32_t blockBytes, std::uint32_t differenceBytes, std::int32_t lo, std::int32_t hi);
+    void account(const Block& block, std::uint32_t blockBytes, std::uint32_t differenceBytes, std::int32_t lo,
+                 std::int32_t hi);
     TimeSeriesMetadata metadata() const;
     UniversalHeader header(const char* type, std::int64_t entries, std::int64_t maxEntry) const;
     std::string segmentPath(const char* extension) const;
@@ -63,7 +65,7 @@ private:
     std::int64_t m_blocks = 0;
     std::int64_t m_samples = 0;
     core::Uutc m_start = 0;
-    core::Uutc m_end = 0;           // exclusive end of the last block
+    core::Uutc m_end = 0; // exclusive end of the last block
     core::Uutc m_expectedNext = core::kNoTime;
     std::int32_t m_minimum = 0, m_maximum = 0;
     bool m_haveExtrema = false;

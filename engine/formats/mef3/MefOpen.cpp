@@ -177,7 +177,6 @@ core::Status loadChannel(OpenState& s, const ChannelFiles& files)
     return {};
 }
 
-
 // Records of one level (session, channel or segment) become annotations.
 core::Status loadRecords(OpenState& s, const std::string& base, const std::optional<std::string>& channel)
 {
@@ -191,8 +190,8 @@ core::Status loadRecords(OpenState& s, const std::string& base, const std::optio
     std::size_t hidden = 0;
     for (const Record& r : records->records) {
         if (!r.readable) ++hidden;
-        s.info.annotations.push_back(
-            core::Annotation{s.time.toTrue(r.time), r.durationUs, r.type, r.readable ? r.text : std::string(), channel});
+        s.info.annotations.push_back(core::Annotation{s.time.toTrue(r.time), r.durationUs, r.type,
+                                                      r.readable ? r.text : std::string(), channel});
     }
     if (hidden > 0)
         s.layout.warnings.push_back(tree.displayPath(base + ".rdat") + ": the text of " + std::to_string(hidden) +

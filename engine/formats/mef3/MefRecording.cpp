@@ -66,18 +66,20 @@ std::vector<std::string> MefRecording::takeWarnings()
 }
 
 core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
-                                                       const core::ReadControl& control) const
+                                                      const core::ReadControl& control) const
 {
     RedBlockHeader h = parseRedHeader(block);
     if (h.blockBytes != b.blockBytes || h.sampleCount != b.sampleCount)
         return makeError(ErrorCode::Corrupt, "header disagrees with the index (" + std::to_string(h.sampleCount) +
                                                  " samples in " + std::to_string(h.blockBytes) + " bytes, index says " +
-                                                 std::to_string(b.sampleCount) + " in " + std::to_string(b.blockBytes) + ")");
+                                                 std::to_string(b.sampleCount) + " in " + std::to_string(b.blockBytes) +
+                                                 ")");
     if (control.verifyCrc && !redCrcOk(h, block)) return makeError(ErrorCode::CrcMismatch, "CRC mismatch");
     if (const int level = h.encryptionLevel(); level > 0) {
         const auto& key = level == 1 ? m_access.level1Key : m_access.level2Key;
         if (!key)
-            return makeError(ErrorCode::PasswordRequired, "encrypted: needs the level-" + std::to_string(level) + " password");
+            return makeError(ErrorCode::PasswordRequired,
+                             "encrypted: needs the level-" + std::to_string(level) + " password");
         aesDecrypt(*key, std::span(h.statistics).first(16));
     }
     return h;
@@ -166,7 +168,8 @@ core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const
             Job job{s, k, k + 1};
             std::uint64_t bytes = blocks[k].blockBytes, samples = blocks[k].sampleCount;
             while (job.lastBlock < blocks.size() && blocks[job.lastBlock].gridIndex < end &&
-                   job.lastBlock - job.firstBlock < kMaxJobBlocks && adjacentInFile(blocks[job.lastBlock - 1], blocks[job.lastBlock]) &&
+                   job.lastBlock - job.firstBlock < kMaxJobBlocks &&
+                   adjacentInFile(blocks[job.lastBlock - 1], blocks[job.lastBlock]) &&
                    bytes + blocks[job.lastBlock].blockBytes <= kMaxJobBytes) {
                 bytes += blocks[job.lastBlock].blockBytes;
                 samples += blocks[job.lastBlock].sampleCount;

@@ -20,7 +20,8 @@ constexpr std::size_t kSection3Offset = 13312;
 constexpr std::size_t kSection3Bytes = 3072;
 
 // Decrypts a section in `bytes` when it is encrypted and the access allows; returns whether it is readable.
-bool openSection(std::vector<std::uint8_t>& bytes, std::size_t offset, std::size_t size, int level, const Access& access)
+bool openSection(std::vector<std::uint8_t>& bytes, std::size_t offset, std::size_t size, int level,
+                 const Access& access)
 {
     if (level <= 0) return true;
     const auto& key = level == 1 ? access.level1Key : access.level2Key;

@@ -114,7 +114,8 @@ core::Result<RecordsResult> parseRecords(Bytes file, const std::string& path, co
         const Bytes h = file.subspan(offset, kRecordHeaderBytes);
         const std::uint32_t bytes = le::u32(h, 12);
         if (bytes > file.size() - offset - kRecordHeaderBytes) {
-            result.warnings.push_back(where + ": body runs past the end of the file; the remaining records are not read");
+            result.warnings.push_back(where +
+                                      ": body runs past the end of the file; the remaining records are not read");
             break;
         }
         Record r;
@@ -141,7 +142,8 @@ std::vector<std::uint8_t> recordBody(const Record& r)
         body.resize(8);
         le::store(body.data(), r.durationUs);
     }
-    const std::string text = (r.type == "Note" || r.type == "SyLg" || r.type == "EDFA") ? r.text : r.type + ": " + r.text;
+    const std::string text =
+        (r.type == "Note" || r.type == "SyLg" || r.type == "EDFA") ? r.text : r.type + ": " + r.text;
     body.insert(body.end(), text.begin(), text.end());
     body.push_back(0);
     while (body.size() % 16) body.push_back(0x7E);

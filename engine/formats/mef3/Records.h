@@ -14,11 +14,11 @@ namespace lv::formats::mef3 {
 inline constexpr std::size_t kRecordHeaderBytes = 24;
 
 struct Record {
-    std::string type;          // "Note", "Seiz", ...
-    std::int64_t time = 0;     // as stored (the recording time offset not yet applied)
+    std::string type;      // "Note", "Seiz", ...
+    std::int64_t time = 0; // as stored (the recording time offset not yet applied)
     std::int64_t durationUs = 0;
-    std::string text;          // the record's text, or a summary of its fields
-    bool readable = true;      // false when its body is encrypted beyond the given access
+    std::string text;     // the record's text, or a summary of its fields
+    bool readable = true; // false when its body is encrypted beyond the given access
 };
 
 struct RecordsResult {

@@ -4,9 +4,9 @@
 #include "core/LittleEndian.h"
 #include "formats/mef3/Crc32.h"
 
-#include <cmath>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -77,14 +77,18 @@ using LookupEntry = std::uint32_t;
 class SymbolStream {
 public:
     SymbolStream(const LookupEntry* lookup, std::uint32_t total, BitInput in, std::uint8_t* symbols)
-        : m_lookup(lookup), m_total(total), m_byTotal(total), m_in(in), m_symbols(symbols)
+        : m_lookup(lookup)
+        , m_total(total)
+        , m_byTotal(total)
+        , m_in(in)
+        , m_symbols(symbols)
         , m_low(in.at < in.end ? *in.at >> (8 - kExtraBits) : 0u)
-    {
-    }
+    {}
 
     void step(std::uint32_t i)
     {
-        const unsigned steps = (m_range <= kBottomValue) + (m_range <= (kBottomValue >> 8)) + (m_range <= (kBottomValue >> 16));
+        const unsigned steps =
+            (m_range <= kBottomValue) + (m_range <= (kBottomValue >> 8)) + (m_range <= (kBottomValue >> 16));
         const std::uint64_t bits = ((m_in.window() << kExtraBits) >> 40) >> (24 - 8 * steps);
         m_low = static_cast<std::uint32_t>((static_cast<std::uint64_t>(m_low) << (8 * steps)) | bits);
         m_range <<= 8 * steps;
@@ -133,7 +137,8 @@ std::uint32_t makeSamples(const std::uint8_t* symbols, std::uint32_t count, std:
     std::uint32_t i = 1;
     for (; i < n && p < end; ++i) {
         const bool key = *p == 0x80u;
-        const std::uint32_t difference = static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int8_t>(*p)));
+        const std::uint32_t difference =
+            static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int8_t>(*p)));
         const std::uint32_t keyValue = core::le::load<std::uint32_t>(p + 1);
         current = key ? keyValue : current + difference;
         p += key ? 5 : 1;
@@ -216,13 +221,15 @@ core::Status prepare(RedTask& task, Slot& slot, Prepared& p)
     slot.lookup.resize(total);
     for (std::uint32_t s = 0; s < 256; ++s)
         if (h.statistics[s])
-            std::fill_n(slot.lookup.data() + cum[s], h.statistics[s], (cum[s] << 16) | (std::uint32_t{h.statistics[s]} << 8) | s);
+            std::fill_n(slot.lookup.data() + cum[s], h.statistics[s],
+                        (cum[s] << 16) | (std::uint32_t{h.statistics[s]} << 8) | s);
     // A sample takes at most 5 symbols; symbols past that cannot change the output.
     p.count = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.differenceBytes, 5ull * n));
     slot.symbols.resize(p.count + 8);
     std::fill_n(slot.symbols.data() + p.count, 8, std::uint8_t{0});
     p.stream.emplace(slot.lookup.data(), total,
-                     BitInput{task.block.data() + kRedHeaderBytes, task.block.data() + h.blockBytes}, slot.symbols.data());
+                     BitInput{task.block.data() + kRedHeaderBytes, task.block.data() + h.blockBytes},
+                     slot.symbols.data());
     return {};
 }
 

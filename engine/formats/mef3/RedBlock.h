@@ -26,8 +26,8 @@ struct RedBlockHeader {
     float scaleFactor = 1.0f;
     std::uint32_t differenceBytes = 0;
     std::uint32_t sampleCount = 0;
-    std::uint32_t blockBytes = 0; // header included
-    std::int64_t startTime = 0;   // as stored (the recording time offset not yet applied)
+    std::uint32_t blockBytes = 0;               // header included
+    std::int64_t startTime = 0;                 // as stored (the recording time offset not yet applied)
     std::array<std::uint8_t, 256> statistics{}; // byte counts of the 256 difference symbols
 
     bool discontinuity() const { return flags & kRedDiscontinuity; }
@@ -47,7 +47,7 @@ core::Status decodeRed(const RedBlockHeader& header, std::span<const std::uint8_
 
 // One block to decode in a batch; `status` is set by decodeRedBatch.
 struct RedTask {
-    RedBlockHeader header;              // statistics already decrypted
+    RedBlockHeader header; // statistics already decrypted
     std::span<const std::uint8_t> block;
     std::span<std::int32_t> out;
     core::Status status;

@@ -13,7 +13,6 @@ namespace lv::formats::mef3 {
 
 namespace {
 
-
 constexpr std::uint32_t kTopValue = 0x80000000u;
 constexpr std::uint32_t kBottomValue = 0x800000u;
 constexpr std::uint32_t kCarryCheck = 0x7F800000u;

@@ -55,10 +55,10 @@ core::Status discoverChannels(SessionLayout& layout)
 {
     auto entries = layout.tree->list(layout.sessionDir);
     if (!entries) return entries.error();
-    const std::string sessionName = stem(std::filesystem::path(layout.sessionDir.empty() ? layout.tree->rootPath()
-                                                                                         : layout.sessionDir)
-                                             .filename()
-                                             .string());
+    const std::string sessionName =
+        stem(std::filesystem::path(layout.sessionDir.empty() ? layout.tree->rootPath() : layout.sessionDir)
+                 .filename()
+                 .string());
     layout.recordsBase = recordsIn(*entries, layout.sessionDir, sessionName);
     for (const io::TreeEntry& e : *entries) {
         if (!e.isDirectory) continue;

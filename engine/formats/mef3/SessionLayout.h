@@ -10,21 +10,21 @@
 namespace lv::formats::mef3 {
 
 struct SegmentFiles {
-    std::string base; // tree path without extension, e.g. "s.mefd/ch1.timd/ch1-000000.segd/ch1-000000"
+    std::string base;        // tree path without extension, e.g. "s.mefd/ch1.timd/ch1-000000.segd/ch1-000000"
     std::string recordsBase; // segment-level records base, or empty
 };
 
 struct ChannelFiles {
-    std::string name;        // from the directory name, without ".timd"
-    std::string dir;         // tree path of the .timd directory
-    std::string recordsBase; // channel-level records (".rdat"/".ridx" without extension), or empty
+    std::string name;                   // from the directory name, without ".timd"
+    std::string dir;                    // tree path of the .timd directory
+    std::string recordsBase;            // channel-level records (".rdat"/".ridx" without extension), or empty
     std::vector<SegmentFiles> segments; // sorted by name
 };
 
 struct SessionLayout {
     io::FileTreePtr tree;
-    std::string sessionDir;  // tree path of the .mefd directory ("" when the tree root is the session)
-    std::string recordsBase; // session-level records base, or empty
+    std::string sessionDir;             // tree path of the .mefd directory ("" when the tree root is the session)
+    std::string recordsBase;            // session-level records base, or empty
     std::vector<ChannelFiles> channels; // sorted by name
     std::vector<std::string> warnings;  // e.g. skipped video channels
 };

@@ -44,13 +44,15 @@ core::Status writeFile(const std::string& path, const std::vector<std::uint8_t>&
 
 SessionWriter::~SessionWriter() = default;
 
-core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::string& path, const WriterOptions& options)
+core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::string& path,
+                                                                   const WriterOptions& options)
 {
     LV_TRY(checkPasswords(options));
     if (!(options.blockSeconds > 0.0) || !std::isfinite(options.blockSeconds))
         return makeError(ErrorCode::InvalidArgument, "the block length must be a positive number of seconds");
     if (::mkdir(path.c_str(), 0777) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot create the session directory: ") + std::strerror(errno), path);
+        return makeError(ErrorCode::Io, std::string("cannot create the session directory: ") + std::strerror(errno),
+                         path);
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;
     std::string name = std::filesystem::path(path).filename().string();
@@ -74,7 +76,8 @@ core::Result<std::size_t> SessionWriter::addChannel(const ChannelSpec& spec)
         return makeError(ErrorCode::InvalidArgument, "\"" + spec.name + "\" cannot be a channel name");
     const std::string dir = m_path + "/" + spec.name + ".timd";
     if (::mkdir(dir.c_str(), 0777) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot create the channel directory: ") + std::strerror(errno), dir);
+        return makeError(ErrorCode::Io, std::string("cannot create the channel directory: ") + std::strerror(errno),
+                         dir);
     ChannelWriterSetup setup;
     setup.channelDir = dir;
     setup.name = spec.name;

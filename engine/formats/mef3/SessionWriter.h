@@ -12,15 +12,15 @@
 namespace lv::formats::mef3 {
 
 struct WriterOptions {
-    double blockSeconds = 1.0;    // samples per block: round(fs * blockSeconds), at least 1
-    std::string level1Password;   // empty: no encryption
-    std::string level2Password;   // needs a level-1 password
+    double blockSeconds = 1.0;          // samples per block: round(fs * blockSeconds), at least 1
+    std::string level1Password;         // empty: no encryption
+    std::string level2Password;         // needs a level-1 password
     core::TaskRunner* runner = nullptr; // RED encoding runs here; output bytes do not depend on it
 };
 
 struct ChannelSpec {
     std::string name;
-    double fs = 0.0;              // samples per second, possibly fractional
+    double fs = 0.0; // samples per second, possibly fractional
     std::string unit;
     double conversionFactor = 1.0; // physical value = stored count * conversionFactor
     std::string description;

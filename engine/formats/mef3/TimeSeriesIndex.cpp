@@ -26,7 +26,8 @@ core::Result<TimeSeriesIndex> parseTimeSeriesIndex(std::span<const std::uint8_t>
     index.header = std::move(*header);
     index.entries.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-        const std::span<const std::uint8_t> e = file.subspan(kUniversalHeaderBytes + i * kIndexEntryBytes, kIndexEntryBytes);
+        const std::span<const std::uint8_t> e =
+            file.subspan(kUniversalHeaderBytes + i * kIndexEntryBytes, kIndexEntryBytes);
         IndexEntry& x = index.entries[i];
         x.fileOffset = le::i64(e, 0);
         x.startTime = le::i64(e, 8);

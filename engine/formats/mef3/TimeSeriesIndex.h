@@ -14,9 +14,9 @@ namespace lv::formats::mef3 {
 inline constexpr std::size_t kIndexEntryBytes = 56;
 
 struct IndexEntry {
-    std::int64_t fileOffset = 0;   // of the block in the .tdat file
-    std::int64_t startTime = 0;    // as stored (the recording time offset not yet applied)
-    std::int64_t startSample = 0;  // segment- or channel-relative, depending on the writer: not trusted
+    std::int64_t fileOffset = 0;  // of the block in the .tdat file
+    std::int64_t startTime = 0;   // as stored (the recording time offset not yet applied)
+    std::int64_t startSample = 0; // segment- or channel-relative, depending on the writer: not trusted
     std::uint32_t sampleCount = 0;
     std::uint32_t blockBytes = 0;
     std::int32_t maximumSampleValue = 0;

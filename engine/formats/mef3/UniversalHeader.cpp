@@ -28,7 +28,8 @@ core::Result<UniversalHeader> parseUniversalHeader(std::span<const std::uint8_t>
 {
     if (b.size() < kUniversalHeaderBytes)
         return makeError(ErrorCode::Truncated,
-                         "file is shorter (" + std::to_string(b.size()) + " bytes) than the 1024-byte MEF universal header",
+                         "file is shorter (" + std::to_string(b.size()) +
+                             " bytes) than the 1024-byte MEF universal header",
                          path, 0);
     UniversalHeader h;
     h.headerCrc = le::u32(b, 0);

@@ -20,7 +20,7 @@ struct UniversalHeader {
     std::string fileType;        // "tmet", "tidx", "tdat", "rdat", "ridx", ...
     int versionMajor = 0;
     int versionMinor = 0;
-    int byteOrder = 1;           // 1: little-endian
+    int byteOrder = 1;                     // 1: little-endian
     std::int64_t startTime = kUutcNoEntry; // as stored
     std::int64_t endTime = kUutcNoEntry;   // as stored, exclusive
     std::int64_t numberOfEntries = 0;

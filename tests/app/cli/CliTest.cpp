@@ -23,7 +23,8 @@ TEST(Cli, HelpListsSubcommandsAndVersionPrints)
 {
     std::string out;
     EXPECT_EQ(runCli("--help", out), 0);
-    for (const char* command : {"info", "convert", "stats", "archive", "extract"}) EXPECT_NE(out.find(command), std::string::npos);
+    for (const char* command : {"info", "convert", "stats", "archive", "extract"})
+        EXPECT_NE(out.find(command), std::string::npos);
     EXPECT_EQ(runCli("--version", out), 0);
     EXPECT_EQ(out.rfind("longview-cli 0.", 0), 0u) << out;
 }
@@ -55,7 +56,8 @@ TEST(Cli, InfoJsonHasTheContractFields)
     EXPECT_EQ(la1.at("samples"), 76800);
     EXPECT_EQ(la1.at("segments").size(), 1u);
     ASSERT_EQ(la1.at("gaps").size(), 1u);
-    EXPECT_EQ(la1.at("gaps").at(0).at(1).get<std::int64_t>() - la1.at("gaps").at(0).at(0).get<std::int64_t>(), 20000000);
+    EXPECT_EQ(la1.at("gaps").at(0).at(1).get<std::int64_t>() - la1.at("gaps").at(0).at(0).get<std::int64_t>(),
+              20000000);
     EXPECT_TRUE(j.at("annotations").is_array());
 
     ASSERT_EQ(runCli("info --json " + ref("mef3/legacy/with_annotations.mefd"), out), 0);
@@ -74,8 +76,9 @@ TEST(Cli, UnreadableInputExitsThreeNamingTheFile)
     EXPECT_EQ(out, "longview-cli: /nonexistent/x.mefd: no such file or directory\n");
     const std::string enc = ref("mef3/legacy/enc_both.mefd");
     EXPECT_EQ(runCli("info " + enc + " --password wrong", out, true), 3);
-    EXPECT_EQ(out, "longview-cli: " + enc + "/ch1.timd/ch1-000000.segd/ch1-000000.tmet: wrong password: it is neither the "
-                   "level-1 nor the level-2 password of this session (check the password)\n");
+    EXPECT_EQ(out, "longview-cli: " + enc +
+                       "/ch1.timd/ch1-000000.segd/ch1-000000.tmet: wrong password: it is neither the "
+                       "level-1 nor the level-2 password of this session (check the password)\n");
     EXPECT_EQ(runCli("stats " + enc, out, true), 3);
     EXPECT_NE(out.find("needs the level-1 password (give it with --password)"), std::string::npos) << out;
 }
@@ -89,8 +92,13 @@ TEST(Cli, ConvertReproducesEveryTruthCsv)
         const std::string in = (c.folder / (c.name + ".mefd")).string();
         const std::string pw = c.password.empty() ? "" : " --password " + c.password;
         std::string out;
-        ASSERT_EQ(runCli("convert " + in + " " + (dir.path() / "raw.csv").string() + " --raw --time uutc --fill-gaps" + pw, out), 0);
-        ASSERT_EQ(runCli("convert " + in + " " + (dir.path() / "phys.csv").string() + " --fill-gaps --threads 1" + pw, out), 0);
+        ASSERT_EQ(
+            runCli("convert " + in + " " + (dir.path() / "raw.csv").string() + " --raw --time uutc --fill-gaps" + pw,
+                   out),
+            0);
+        ASSERT_EQ(
+            runCli("convert " + in + " " + (dir.path() / "phys.csv").string() + " --fill-gaps --threads 1" + pw, out),
+            0);
         const auto truth = test::readTruth(c.folder / (c.name + ".truth.csv"));
         std::ifstream raw(dir.path() / "raw.csv"), phys(dir.path() / "phys.csv");
         std::string r, p, header;
@@ -125,7 +133,9 @@ TEST(Cli, ConvertToMefWithPasswordsAndBlockLength)
     const std::string out = (dir.path() / "copy.mefd").string();
     std::string text;
     ASSERT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out +
-                         " --block-seconds 2.5 --level1-password alpha --level2-password omega --channels LA1", text), 0);
+                         " --block-seconds 2.5 --level1-password alpha --level2-password omega --channels LA1",
+                     text),
+              0);
     EXPECT_EQ(runCli("info " + out, text, true), 3);
     EXPECT_NE(text.find("needs the level-1 password"), std::string::npos) << text;
     ASSERT_EQ(runCli("info --json " + out + " --password omega", text), 0);
@@ -171,7 +181,9 @@ TEST(Cli, ConvertRangeWithPlusSecondsAndIsoTimes)
     std::string out;
     const fs::path csv = dir.path() / "w.csv";
     ASSERT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + csv.string() +
-                         " --channels LA2 --start +10 --end 2024-01-01T10:00:10.01Z --time iso", out), 0);
+                         " --channels LA2 --start +10 --end 2024-01-01T10:00:10.01Z --time iso",
+                     out),
+              0);
     std::ifstream in(csv);
     std::vector<std::string> lines;
     for (std::string l; std::getline(in, l);) lines.push_back(l);

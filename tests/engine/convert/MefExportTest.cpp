@@ -91,7 +91,8 @@ TEST(MefExport, BytesDoNotDependOnThreads)
     ASSERT_TRUE(exportMef(**source, options, (dir.path() / "three/s.mefd").string(), control).ok());
     for (const char* f : {"LA1.timd/LA1-000000.segd/LA1-000000.tdat", "LA1.timd/LA1-000000.segd/LA1-000000.tidx",
                           "LA2.timd/LA2-000000.segd/LA2-000000.tmet"})
-        EXPECT_EQ(test::readBytes(dir.path() / "one/s.mefd" / f), test::readBytes(dir.path() / "three/s.mefd" / f)) << f;
+        EXPECT_EQ(test::readBytes(dir.path() / "one/s.mefd" / f), test::readBytes(dir.path() / "three/s.mefd" / f))
+            << f;
 }
 
 TEST(MefExport, EncryptedOutputNeedsItsPasswords)

@@ -37,8 +37,8 @@ TEST(TimeFormat, BadArgumentsExplainTheForms)
     auto r = parseTimeArgument("yesterday", 0);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
-    EXPECT_EQ(r.error().message,
-              "cannot read time \"yesterday\": give integer uUTC, ISO 8601 (2024-01-01T10:00:00Z) or +SECONDS from the start");
+    EXPECT_EQ(r.error().message, "cannot read time \"yesterday\": give integer uUTC, ISO 8601 (2024-01-01T10:00:00Z) "
+                                 "or +SECONDS from the start");
     EXPECT_FALSE(parseTimeArgument("2024-13-01T00:00:00Z", 0).ok());
     EXPECT_FALSE(parseTimeArgument("+abc", 0).ok());
 }

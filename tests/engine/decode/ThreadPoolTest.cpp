@@ -36,7 +36,10 @@ TEST(ThreadPool, ManyBatchesFromSeveralCallers)
 TEST(ThreadPool, RethrowsTheFirstException)
 {
     ThreadPool pool(2);
-    EXPECT_THROW(pool.parallelFor(100, [](std::size_t i) { if (i == 57) throw std::runtime_error("boom"); }),
+    EXPECT_THROW(pool.parallelFor(100,
+                                  [](std::size_t i) {
+                                      if (i == 57) throw std::runtime_error("boom");
+                                  }),
                  std::runtime_error);
     std::atomic<int> after{0};
     pool.parallelFor(10, [&](std::size_t) { ++after; });

@@ -1,6 +1,6 @@
 // Tar indexing: member byte ranges for ustar, GNU long names and pax paths; damage is an error.
-#include "io/FileTree.h"
 #include "io/TarIndex.h"
+#include "io/FileTree.h"
 
 #include "support/TestSupport.h"
 
@@ -23,7 +23,9 @@ TEST_P(TarFormats, MembersPointAtTheirBytes)
     const bool longNames = std::string(GetParam()) != "ustar"; // ustar cannot hold a 150-character name
     if (longNames) std::ofstream(dir.path() / "root.mefd" / longName) << "long name content";
     const fs::path tar = dir.path() / "x.tar";
-    ASSERT_EQ(test::run("tar --format=" + std::string(GetParam()) + " -C " + dir.path().string() + " -cf " + tar.string() + " root.mefd"), 0);
+    ASSERT_EQ(test::run("tar --format=" + std::string(GetParam()) + " -C " + dir.path().string() + " -cf " +
+                        tar.string() + " root.mefd"),
+              0);
     auto tree = openTarTree(tar.string());
     ASSERT_TRUE(tree.ok()) << tree.error().describe();
     auto top = (*tree)->list("root.mefd");

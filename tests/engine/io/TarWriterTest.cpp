@@ -21,7 +21,9 @@ TEST(TarWriter, DeterministicAndGnuTarExtractsIt)
     fs::create_directories(dir.path() / "gnu");
     ASSERT_EQ(test::run("tar -C " + (dir.path() / "gnu").string() + " -xf " + (dir.path() / "a.tar").string()), 0);
     std::string out;
-    EXPECT_EQ(test::run("diff -r " + session.string() + " " + (dir.path() / "gnu/multi_segment.mefd").string(), &out), 0) << out;
+    EXPECT_EQ(test::run("diff -r " + session.string() + " " + (dir.path() / "gnu/multi_segment.mefd").string(), &out),
+              0)
+        << out;
 }
 
 TEST(TarWriter, ExtractRoundTripAndRefusesToOverwrite)
@@ -38,7 +40,8 @@ TEST(TarWriter, ExtractRoundTripAndRefusesToOverwrite)
     }
     const core::Status again = extractTar(tar.string(), (dir.path() / "x").string());
     ASSERT_FALSE(again.ok());
-    EXPECT_EQ(again.error().describe(), (dir.path() / "x/with_annotations.mefd").string() + ": already exists; extract elsewhere");
+    EXPECT_EQ(again.error().describe(),
+              (dir.path() / "x/with_annotations.mefd").string() + ": already exists; extract elsewhere");
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path() / "x"), fs::directory_iterator()), 1);
 }
 
@@ -48,7 +51,8 @@ TEST(TarWriter, MembersOutsideTheTargetAreRefused)
     fs::create_directories(dir.path() / "src");
     std::ofstream(dir.path() / "evil") << "x";
     const fs::path tar = dir.path() / "evil.tar";
-    ASSERT_EQ(test::run("tar -C " + (dir.path() / "src").string() + " -P -cf " + tar.string() + " ../evil 2>/dev/null"), 0); // -P keeps the ../
+    ASSERT_EQ(test::run("tar -C " + (dir.path() / "src").string() + " -P -cf " + tar.string() + " ../evil 2>/dev/null"),
+              0); // -P keeps the ../
     const core::Status s = extractTar(tar.string(), (dir.path() / "out").string());
     ASSERT_FALSE(s.ok());
     EXPECT_EQ(s.error().message, "member \"../evil\" would land outside the target");

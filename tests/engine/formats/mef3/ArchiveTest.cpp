@@ -27,7 +27,8 @@ TEST_P(Archive, ReadsLikeTheDirectory)
     const fs::path source = test::testdata() / "mef3/meflib";
     const fs::path tar = dir.path() / "meflib_rto.mefd.tar";
     ASSERT_EQ(test::run("tar --format=" + std::string(GetParam()) + " -C " + source.string() + " -cf " + tar.string() +
-                        " meflib_rto.mefd"), 0);
+                        " meflib_rto.mefd"),
+              0);
     auto fromDir = openMef3((source / "meflib_rto.mefd").string(), {});
     auto fromTar = openMef3(tar.string(), {});
     ASSERT_TRUE(fromDir.ok());
@@ -49,8 +50,9 @@ TEST(ArchiveErrors, CorruptHeaderNamesTheArchiveAndOffset)
 {
     test::TempDir dir;
     const fs::path tar = dir.path() / "s.mefd.tar";
-    ASSERT_EQ(test::run("tar --format=ustar -C " + (test::testdata() / "mef3/legacy").string() + " -cf " + tar.string() +
-                        " plain_single.mefd"), 0);
+    ASSERT_EQ(test::run("tar --format=ustar -C " + (test::testdata() / "mef3/legacy").string() + " -cf " +
+                        tar.string() + " plain_single.mefd"),
+              0);
     auto bytes = test::readBytes(tar);
     bytes[512 + 124] ^= 0x04; // size field of the second member header (the first is the directory)
     test::writeBytes(tar, bytes);

@@ -48,10 +48,15 @@ protected:
     {
         session = dir.path() / "s.mefd";
         test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
-        fs::copy(test::testdata() / "mef3/legacy/with_annotations.mefd/ch1.timd/ch1.rdat", session / "LA2.timd/LA2.rdat");
-        fs::copy(test::testdata() / "mef3/legacy/with_annotations.mefd/ch1.timd/ch1.ridx", session / "LA2.timd/LA2.ridx");
+        fs::copy(test::testdata() / "mef3/legacy/with_annotations.mefd/ch1.timd/ch1.rdat",
+                 session / "LA2.timd/LA2.rdat");
+        fs::copy(test::testdata() / "mef3/legacy/with_annotations.mefd/ch1.timd/ch1.ridx",
+                 session / "LA2.timd/LA2.ridx");
     }
-    fs::path segmentFile(const std::string& ext) const { return session / "LA1.timd/LA1-000000.segd" / ("LA1-000000." + ext); }
+    fs::path segmentFile(const std::string& ext) const
+    {
+        return session / "LA1.timd/LA1-000000.segd" / ("LA1-000000." + ext);
+    }
 
     test::TempDir dir;
     fs::path session;
@@ -75,7 +80,8 @@ TEST_F(Damaged, EveryTruncationOfEveryFileIsAnErrorOrAWarning)
         for (std::size_t cut : {std::size_t{0}, std::size_t{10}, std::size_t{1023}, std::size_t{1024},
                                 std::size_t{1030}, original.size() / 2, original.size() - 1}) {
             SCOPED_TRACE(file.filename().string() + " cut at " + std::to_string(cut));
-            test::writeBytes(file, std::vector<std::uint8_t>(original.begin(), original.begin() + static_cast<std::ptrdiff_t>(cut)));
+            test::writeBytes(
+                file, std::vector<std::uint8_t>(original.begin(), original.begin() + static_cast<std::ptrdiff_t>(cut)));
             const Outcome o = openAndReadAll(session);
             if (!o.read) {
                 EXPECT_NE(o.error.path.find(file.filename().string()), std::string::npos) << o.error.describe();
@@ -169,8 +175,10 @@ TEST_F(Damaged, DamagedBlockIsConfinedToItsSamples)
     for (std::size_t i = 0; i < truth.raw.size(); ++i) {
         const bool inBlock = static_cast<std::int64_t>(i) >= block.gridIndex &&
                              static_cast<std::int64_t>(i) < block.gridIndex + block.sampleCount;
-        if (inBlock || !truth.raw[i]) ASSERT_FALSE(got->front().valid(i)) << i;
-        else ASSERT_EQ(got->front().raw[i], *truth.raw[i]) << i;
+        if (inBlock || !truth.raw[i])
+            ASSERT_FALSE(got->front().valid(i)) << i;
+        else
+            ASSERT_EQ(got->front().raw[i], *truth.raw[i]) << i;
     }
 }
 

@@ -19,7 +19,8 @@ TEST(BlockMap, FractionalRateBlocksStayContiguous)
 {
     const double fs = 1000.0 / 3.0; // 3 ms per sample
     std::vector<BlockRef> blocks;
-    for (int k = 0; k < 10; ++k) blocks.push_back(block(0, 1000000 + static_cast<core::Uutc>(std::llround(k * 7 * 3000.0)), 7));
+    for (int k = 0; k < 10; ++k)
+        blocks.push_back(block(0, 1000000 + static_cast<core::Uutc>(std::llround(k * 7 * 3000.0)), 7));
     const BlockPlacement p = placeBlocks(blocks, fs, 1);
     EXPECT_TRUE(p.gaps.empty());
     EXPECT_EQ(p.gridLength, 70);

@@ -70,7 +70,8 @@ TEST_P(Golden, GapsAreTheTruthNanRuns)
             if (raw[i]) continue;
             std::size_t j = i;
             while (j < raw.size() && !raw[j]) ++j;
-            expected.push_back({ch.grid().timeOf(static_cast<std::int64_t>(i)), ch.grid().timeOf(static_cast<std::int64_t>(j))});
+            expected.push_back(
+                {ch.grid().timeOf(static_cast<std::int64_t>(i)), ch.grid().timeOf(static_cast<std::int64_t>(j))});
             i = j;
         }
         EXPECT_EQ(ch.gaps, expected) << ch.name;

@@ -44,14 +44,18 @@ TEST(ParallelRead, WindowsMatchTheWholeRead)
     const auto whole = readAll(**r, nullptr, {info.start, info.end});
     decode::ThreadPool pool(2);
     // Windows that start and end inside blocks and inside the gap.
-    for (auto [from, to] : {std::pair{1.3, 2.9}, std::pair{95.0, 131.7}, std::pair{0.0, 300.0}, std::pair{299.99, 400.0}}) {
-        const core::TimeRange range{info.start + static_cast<core::Uutc>(from * 1e6), info.start + static_cast<core::Uutc>(to * 1e6)};
+    for (auto [from, to] :
+         {std::pair{1.3, 2.9}, std::pair{95.0, 131.7}, std::pair{0.0, 300.0}, std::pair{299.99, 400.0}}) {
+        const core::TimeRange range{info.start + static_cast<core::Uutc>(from * 1e6),
+                                    info.start + static_cast<core::Uutc>(to * 1e6)};
         const auto part = readAll(**r, &pool, range);
         for (std::size_t c = 0; c < part.size(); ++c) {
             const auto& w = whole[c].raw;
-            ASSERT_LE(part[c].firstSample + static_cast<std::int64_t>(part[c].raw.size()), static_cast<std::int64_t>(w.size()));
+            ASSERT_LE(part[c].firstSample + static_cast<std::int64_t>(part[c].raw.size()),
+                      static_cast<std::int64_t>(w.size()));
             const std::vector<std::int32_t> expected(w.begin() + part[c].firstSample,
-                                                     w.begin() + part[c].firstSample + static_cast<std::ptrdiff_t>(part[c].raw.size()));
+                                                     w.begin() + part[c].firstSample +
+                                                         static_cast<std::ptrdiff_t>(part[c].raw.size()));
             EXPECT_EQ(part[c].raw, expected) << from << ".." << to;
         }
     }
@@ -77,11 +81,14 @@ TEST(ParallelRead, ProgressReachesTheTotal)
     ASSERT_TRUE(r.ok());
     std::atomic<std::uint64_t> last{0}, total{0};
     core::ReadControl control;
-    control.progress = [&](std::uint64_t done, std::uint64_t all) { last = std::max<std::uint64_t>(last, done), total = all; };
+    control.progress = [&](std::uint64_t done, std::uint64_t all) {
+        last = std::max<std::uint64_t>(last, done), total = all;
+    };
     const std::size_t channels[] = {0, 1};
     ASSERT_TRUE(core::readRange(**r, channels, {(*r)->info().start, (*r)->info().end}, control).ok());
     EXPECT_EQ(last.load(), total.load());
-    EXPECT_EQ(total.load(), static_cast<std::uint64_t>((*r)->info().channels[0].sampleCount + (*r)->info().channels[1].sampleCount));
+    EXPECT_EQ(total.load(),
+              static_cast<std::uint64_t>((*r)->info().channels[0].sampleCount + (*r)->info().channels[1].sampleCount));
 }
 
 } // namespace

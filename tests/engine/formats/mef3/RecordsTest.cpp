@@ -79,9 +79,14 @@ std::vector<Bytes> everyType()
     putText(esti, 32, "biphasic");
     putText(esti, 160, "LA1");
     putText(esti, 288, "LA2");
-    return {record("Note", -1000, textBody(0, "hello")), record("SyLg", -2000, textBody(0, "log line")),
-            record("EDFA", -3000, edfa), record("Seiz", -4000, seiz), record("Curs", -5000, curs),
-            record("Epoc", -6000, epoc), record("CSti", -7000, csti), record("ESti", -8000, esti),
+    return {record("Note", -1000, textBody(0, "hello")),
+            record("SyLg", -2000, textBody(0, "log line")),
+            record("EDFA", -3000, edfa),
+            record("Seiz", -4000, seiz),
+            record("Curs", -5000, curs),
+            record("Epoc", -6000, epoc),
+            record("CSti", -7000, csti),
+            record("ESti", -8000, esti),
             record("Xyzw", -9000, Bytes(16, 1))};
 }
 

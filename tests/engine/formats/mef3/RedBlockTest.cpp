@@ -1,6 +1,6 @@
 // RED round trips through our encoder, meflib's unscale/retrend rounding, and corrupt blocks.
-#include "core/LittleEndian.h"
 #include "formats/mef3/RedBlock.h"
+#include "core/LittleEndian.h"
 #include "formats/mef3/RedEncoder.h"
 
 #include <algorithm>

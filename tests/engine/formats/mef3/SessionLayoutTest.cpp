@@ -38,7 +38,8 @@ TEST(SessionLayout, DirectoryWithoutChannelsIsNotFound)
     fs::create_directories(dir.path() / "e.mefd");
     auto r = openMef3((dir.path() / "e.mefd").string(), {});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().describe(), (dir.path() / "e.mefd").string() + ": no time-series channel (*.timd) in the session");
+    EXPECT_EQ(r.error().describe(),
+              (dir.path() / "e.mefd").string() + ": no time-series channel (*.timd) in the session");
 }
 
 } // namespace

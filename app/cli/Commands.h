@@ -15,5 +15,6 @@ std::function<int()> addConvertCommand(CLI::App& app);
 std::function<int()> addStatsCommand(CLI::App& app);
 std::function<int()> addArchiveCommand(CLI::App& app);
 std::function<int()> addExtractCommand(CLI::App& app);
+std::function<int()> addValidateCommand(CLI::App& app);
 
 } // namespace lv::cli

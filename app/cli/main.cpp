@@ -1,4 +1,4 @@
-// longview-cli: command-line access to the Longview engine (info, convert, stats, archive, extract).
+// longview-cli: command-line access to the Longview engine (info, convert, stats, archive, extract, validate).
 #include "CliSupport.h"
 #include "Commands.h"
 
@@ -16,7 +16,7 @@ int main(int argc, char** argv)
     const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = [&] {
         std::vector<std::pair<CLI::App*, std::function<int()>>> list;
         for (auto add : {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addStatsCommand,
-                         lv::cli::addArchiveCommand, lv::cli::addExtractCommand}) {
+                         lv::cli::addArchiveCommand, lv::cli::addExtractCommand, lv::cli::addValidateCommand}) {
             auto run = add(app);
             list.emplace_back(app.get_subcommands({}).back(), std::move(run));
         }

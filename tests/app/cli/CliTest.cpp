@@ -23,7 +23,7 @@ TEST(Cli, HelpListsSubcommandsAndVersionPrints)
 {
     std::string out;
     EXPECT_EQ(runCli("--help", out), 0);
-    for (const char* command : {"info", "convert", "stats", "archive", "extract"})
+    for (const char* command : {"info", "convert", "stats", "archive", "extract", "validate"})
         EXPECT_NE(out.find(command), std::string::npos);
     EXPECT_EQ(runCli("--version", out), 0);
     EXPECT_EQ(out.rfind("longview-cli 0.", 0), 0u) << out;
@@ -162,6 +162,21 @@ TEST(Cli, ArchiveReadsInPlaceAndExtracts)
     EXPECT_EQ(a, b);
     ASSERT_EQ(runCli("extract " + tar + " " + (dir.path() / "out").string(), direct), 0);
     EXPECT_TRUE(fs::exists(dir.path() / "out/meflib_rto.mefd/LA2.timd/LA2-000000.segd/LA2-000000.tdat"));
+}
+
+TEST(Cli, ValidateExitsZeroOneOrThree)
+{
+    test::TempDir dir;
+    std::string out;
+    EXPECT_EQ(runCli("validate " + ref("mef3/meflib/meflib_rto.mefd"), out), 0);
+    test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", dir.path() / "s.mefd");
+    const fs::path tdat = dir.path() / "s.mefd/LA2.timd/LA2-000000.segd/LA2-000000.tdat";
+    auto bytes = test::readBytes(tdat);
+    bytes[1024 + 500] ^= 1;
+    test::writeBytes(tdat, bytes);
+    EXPECT_EQ(runCli("validate " + (dir.path() / "s.mefd").string(), out), 1);
+    EXPECT_EQ(out, tdat.string() + ": RED block 0 CRC mismatch (at byte 1024)\n");
+    EXPECT_EQ(runCli("validate /nonexistent.mefd", out), 3);
 }
 
 TEST(Cli, StatsJsonCountsGapsAndSamples)

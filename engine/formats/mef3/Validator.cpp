@@ -1,0 +1,148 @@
+// Validation walks the session layout itself, so damage that stops the reader is reported, not fatal.
+#include "formats/mef3/Validator.h"
+
+#include "formats/mef3/Crc32.h"
+#include "formats/mef3/Metadata.h"
+#include "formats/mef3/Records.h"
+#include "formats/mef3/RedBlock.h"
+#include "formats/mef3/SessionLayout.h"
+#include "formats/mef3/TimeSeriesIndex.h"
+
+namespace lv::formats::mef3 {
+
+namespace {
+
+class Checker {
+public:
+    Checker(const io::FileTree& tree, std::string password) : m_tree(tree), m_password(std::move(password)) {}
+
+    void segment(const SegmentFiles& files);
+    void records(const std::string& base);
+    std::vector<Problem> take() { return std::move(m_problems); }
+
+private:
+    void problem(const std::string& path, std::int64_t offset, std::string what)
+    {
+        m_problems.push_back({path, offset, std::move(what)});
+    }
+    void problem(const core::Error& e) { m_problems.push_back({e.path, e.offset, e.message}); }
+    bool load(const std::string& file, std::vector<std::uint8_t>& bytes);
+    void blocks(const TimeSeriesIndex& index, const std::string& dataFile, const TimeSeriesMetadata* metadata);
+
+    const io::FileTree& m_tree;
+    std::string m_password;
+    Access m_access;
+    bool m_accessDecided = false;
+    std::vector<Problem> m_problems;
+};
+
+bool Checker::load(const std::string& file, std::vector<std::uint8_t>& bytes)
+{
+    auto source = m_tree.open(file);
+    if (!source) return problem(source.error()), false;
+    auto all = (*source)->readAll();
+    if (!all) return problem(all.error()), false;
+    bytes = std::move(*all);
+    return true;
+}
+
+void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, const TimeSeriesMetadata* metadata)
+{
+    std::vector<std::uint8_t> data;
+    if (!load(dataFile, data)) return;
+    const std::string path = m_tree.displayPath(dataFile);
+    auto header = parseUniversalHeader(data, path, "tdat");
+    if (!header) return problem(header.error());
+    // No body CRC check: writers (meflib included) seed it differently; the block CRCs cover every byte.
+    std::int64_t samples = 0, lastTime = INT64_MIN;
+    std::uint32_t maxBytes = 0, maxSamples = 0;
+    for (std::size_t i = 0; i < index.entries.size(); ++i) {
+        const IndexEntry& e = index.entries[i];
+        const std::string block = "RED block " + std::to_string(i);
+        if (e.fileOffset < 1024 || e.blockBytes < kRedHeaderBytes ||
+            static_cast<std::uint64_t>(e.fileOffset) + e.blockBytes > data.size()) {
+            problem(path, e.fileOffset, block + " lies outside the file");
+            continue;
+        }
+        const std::span<const std::uint8_t> bytes(data.data() + e.fileOffset, e.blockBytes);
+        const RedBlockHeader h = parseRedHeader(bytes);
+        if (h.blockBytes != e.blockBytes || h.sampleCount != e.sampleCount || h.startTime != e.startTime)
+            problem(path, e.fileOffset, block + " header disagrees with its index entry");
+        if (!redCrcOk(h, bytes)) problem(path, e.fileOffset, block + " CRC mismatch");
+        const std::int64_t t = e.startTime < 0 ? -e.startTime : e.startTime;
+        if (t < lastTime) problem(path, e.fileOffset, block + " starts before the previous block");
+        lastTime = t;
+        samples += e.sampleCount;
+        maxBytes = std::max(maxBytes, e.blockBytes);
+        maxSamples = std::max(maxSamples, e.sampleCount);
+    }
+    if (!metadata || !metadata->section2Readable) return;
+    const std::string tmet = m_tree.displayPath(dataFile.substr(0, dataFile.size() - 4) + "tmet");
+    const TimeSeriesSection2& s = metadata->section2;
+    if (s.numberOfSamples != samples)
+        problem(tmet, 8920,
+                "metadata counts " + std::to_string(s.numberOfSamples) + " samples, the index " +
+                    std::to_string(samples));
+    if (s.numberOfBlocks != static_cast<std::int64_t>(index.entries.size()))
+        problem(tmet, 8928,
+                "metadata counts " + std::to_string(s.numberOfBlocks) + " blocks, the index " +
+                    std::to_string(index.entries.size()));
+    if (s.maximumBlockBytes < maxBytes) problem(tmet, 8936, "maximum block bytes is smaller than a block");
+    if (s.maximumBlockSamples < maxSamples) problem(tmet, 8944, "maximum block samples is smaller than a block");
+}
+
+void Checker::segment(const SegmentFiles& files)
+{
+    std::vector<std::uint8_t> bytes;
+    std::optional<TimeSeriesMetadata> metadata;
+    if (load(files.base + ".tmet", bytes)) {
+        const std::string path = m_tree.displayPath(files.base + ".tmet");
+        auto header = parseUniversalHeader(bytes, path, "tmet");
+        if (header && !m_accessDecided && !m_password.empty())
+            m_access = validatePassword(m_password, header->passwords);
+        m_accessDecided = m_accessDecided || header.ok();
+        auto parsed = parseTimeSeriesMetadata(bytes, path, m_access);
+        if (parsed)
+            metadata = std::move(*parsed);
+        else
+            problem(parsed.error());
+    }
+    if (!load(files.base + ".tidx", bytes)) return;
+    auto index = parseTimeSeriesIndex(bytes, m_tree.displayPath(files.base + ".tidx"));
+    if (!index) return problem(index.error());
+    blocks(*index, files.base + ".tdat", metadata ? &*metadata : nullptr);
+}
+
+void Checker::records(const std::string& base)
+{
+    if (base.empty()) return;
+    std::vector<std::uint8_t> bytes;
+    if (!load(base + ".rdat", bytes)) return;
+    const std::string path = m_tree.displayPath(base + ".rdat");
+    auto parsed = parseRecords(bytes, path, m_access);
+    if (!parsed) return problem(parsed.error());
+    // As for data files, the record CRCs (checked by parseRecords) stand in for the body CRC.
+    if (load(base + ".ridx", bytes))
+        if (auto h = parseUniversalHeader(bytes, m_tree.displayPath(base + ".ridx"), "ridx"); !h) problem(h.error());
+    for (const std::string& w : parsed->warnings) problem(path, -1, w.substr(w.find(": ") + 2));
+}
+
+} // namespace
+
+core::Result<std::vector<Problem>> validateSession(const std::string& path, const std::string& password)
+{
+    auto layout = discoverSession(path);
+    if (!layout) return layout.error();
+    Checker check(*layout->tree, password);
+    check.records(layout->recordsBase);
+    for (const ChannelFiles& channel : layout->channels) {
+        check.records(channel.recordsBase);
+        for (const SegmentFiles& segment : channel.segments) {
+            check.segment(segment);
+            check.records(segment.recordsBase);
+        }
+    }
+    return check.take();
+}
+
+} // namespace lv::formats::mef3

@@ -251,7 +251,7 @@ core::Status finish(const Prepared& p)
 
 void decodeRedBatch(std::span<RedTask> tasks)
 {
-    constexpr std::size_t kLanes = 3; // measured: 3 independent chains beat 2 and 4 here (bench/README.md)
+    constexpr std::size_t kLanes = 2; // 3 and 4 measured no faster here, and leave less for a second thread
     thread_local Slot slots[kLanes];
     for (std::size_t i = 0; i < tasks.size(); i += kLanes) {
         std::array<Prepared, kLanes> prepared;

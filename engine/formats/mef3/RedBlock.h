@@ -53,8 +53,8 @@ struct RedTask {
     core::Status status;
 };
 
-// Decodes every task as decodeRed would (identical output and errors), three blocks side by side, which
-// more than doubles single-core throughput: each block's range decoder is one long dependency chain.
+// Decodes every task as decodeRed would (identical output and errors), two blocks side by side, which
+// speeds up single-core throughput: each block's range decoder is one long dependency chain.
 void decodeRedBatch(std::span<RedTask> tasks);
 
 } // namespace lv::formats::mef3

@@ -30,6 +30,13 @@ bool endsWith(const std::string& s, const std::string& suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// A failure to write the output (rather than to read the input): exit status 4.
+bool isOutputError(const core::Error& error, const std::string& output)
+{
+    const bool writing = error.code == core::ErrorCode::Io || error.code == core::ErrorCode::DiskFull;
+    return writing && error.path.rfind(output, 0) == 0;
+}
+
 // Runs the export that OUT's extension names.
 core::Status exportTo(Session& session, const Selection& selection, const ConvertOptions& o,
                       const core::ReadControl& control)
@@ -60,9 +67,8 @@ int run(const ConvertOptions& o)
     finishProgress();
     printWarnings(session->recording->takeWarnings());
     if (!status.ok())
-        return status.error().code == core::ErrorCode::Io && status.error().path == o.output
-                   ? (fail(status.error()), static_cast<int>(kOutputFailed))
-                   : fail(status.error());
+        return isOutputError(status.error(), o.output) ? (fail(status.error()), static_cast<int>(kOutputFailed))
+                                                       : fail(status.error());
     return kOk;
 }
 

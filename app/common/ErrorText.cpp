@@ -16,6 +16,8 @@ std::string hint(core::ErrorCode code)
     case core::ErrorCode::Corrupt:
     case core::ErrorCode::Truncated:
         return " (the file is damaged)";
+    case core::ErrorCode::DiskFull:
+        return " (free some space, or write elsewhere)";
     default:
         return "";
     }

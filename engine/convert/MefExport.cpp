@@ -82,7 +82,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     const std::string work = temp.reserve(outPath);
     if (work.empty()) return makeError(ErrorCode::Io, "cannot find a free temporary name beside the output", outPath);
     formats::mef3::WriterOptions writerOptions{options.blockSeconds, options.level1Password, options.level2Password,
-                                               control.runner};
+                                               control.runner, formats::mef3::Durability::Fast};
     auto writer = formats::mef3::SessionWriter::create(work, writerOptions);
     if (!writer) return writer.error();
 

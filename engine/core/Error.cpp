@@ -26,6 +26,8 @@ const char* errorCodeName(ErrorCode code)
         return "invalid-argument";
     case ErrorCode::Cancelled:
         return "cancelled";
+    case ErrorCode::DiskFull:
+        return "disk-full";
     }
     return "unknown";
 }

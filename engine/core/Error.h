@@ -19,6 +19,7 @@ enum class ErrorCode {
     WrongPassword,
     InvalidArgument, // the caller asked for something impossible
     Cancelled,
+    DiskFull, // no space left, or the file size limit reached
 };
 
 const char* errorCodeName(ErrorCode code);

@@ -1,46 +1,39 @@
-// One channel of a session being written: its segment's .tdat grows block by block; .tidx and .tmet at the end.
+// One channel being written: samples split into RED blocks at gaps, encoded on the thread pool, appended to
+// the channel's last segment; a short tail waits for the next call until commit().
 #pragma once
 
 #include "core/Error.h"
 #include "core/TaskRunner.h"
 #include "core/Time.h"
-#include "formats/mef3/Metadata.h"
-#include "formats/mef3/TimeSeriesIndex.h"
+#include "formats/mef3/SegmentWriter.h"
 
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace lv::formats::mef3 {
 
-struct ChannelWriterSetup {
-    std::string channelDir; // the .timd directory (exists)
-    std::string name;
-    std::string sessionName;
-    double fs = 0.0;
-    std::string unit;
-    double conversionFactor = 1.0;
-    std::string description;
-    std::int64_t acquisitionNumber = 1;
-    std::uint32_t blockSamples = 256;
-    ValidationFields validation;
-    Access keys; // level-1 key encrypts section 2, level-2 key section 3
-    core::TaskRunner* runner = nullptr;
-};
-
 class ChannelWriter {
 public:
-    explicit ChannelWriter(ChannelWriterSetup setup);
-    ~ChannelWriter();
-    ChannelWriter(const ChannelWriter&) = delete;
-    ChannelWriter& operator=(const ChannelWriter&) = delete;
+    // `segment` describes the channel (its .timd directory must exist) and the first segment to create.
+    static core::Result<std::unique_ptr<ChannelWriter>> create(const SegmentSetup& segment, core::TaskRunner* runner);
+    // Opens the channel's last segment for appending; `segment` supplies names, keys and durability.
+    static core::Result<std::unique_ptr<ChannelWriter>> reopen(const SegmentSetup& segment, core::TaskRunner* runner);
 
-    core::Status open();
+    // Samples [firstIndex, firstIndex + samples.size()) of `grid`, in time order. kNoSample values become
+    // gaps; a jump in time since the last call is a gap too. Whole blocks are written now.
     core::Status append(core::SampleGrid grid, std::int64_t firstIndex, std::span<const std::int32_t> samples);
+    // Writes the waiting tail as a short block and publishes everything appended so far.
+    core::Status commit();
+    // Commits and continues in a new segment (its first block is a discontinuity).
+    core::Status startSegment();
     core::Status finish();
-    const std::string& name() const { return m_setup.name; }
+
+    const std::string& name() const { return m_segment->setup().channelName; }
+    const SegmentSetup& setup() const { return m_segment->setup(); }
+    std::int64_t segmentCount() const { return m_segment->setup().segmentNumber + 1; }
 
 private:
     struct Block {
@@ -48,32 +41,20 @@ private:
         core::Uutc start = 0;
         bool discontinuity = false;
     };
-    std::vector<Block> splitIntoBlocks(core::SampleGrid grid, std::int64_t firstIndex,
-                                       std::span<const std::int32_t> samples);
+    ChannelWriter(std::unique_ptr<SegmentWriter> segment, core::TaskRunner* runner);
+    // Splits at gaps and every blockSamples; with `keepTail`, a last run shorter than a block that reaches the
+    // end of `samples` is left out and its first index returned (else samples.size()).
+    std::size_t split(core::SampleGrid grid, std::int64_t firstIndex, std::span<const std::int32_t> samples,
+                      bool keepTail, std::vector<Block>& blocks);
     core::Status writeBlocks(const std::vector<Block>& blocks);
-    void account(const Block& block, std::uint32_t blockBytes, std::uint32_t differenceBytes, std::int32_t lo,
-                 std::int32_t hi);
-    TimeSeriesMetadata metadata() const;
-    UniversalHeader header(const char* type, std::int64_t entries, std::int64_t maxEntry) const;
-    std::string segmentPath(const char* extension) const;
-    core::Status writeWhole(const std::string& path, const std::vector<std::uint8_t>& bytes) const;
+    core::Status flushTail();
 
-    ChannelWriterSetup m_setup;
-    std::FILE* m_data = nullptr;
-    std::uint64_t m_dataBytes = 0;
-    std::vector<std::uint8_t> m_index; // entries only
-    std::int64_t m_blocks = 0;
-    std::int64_t m_samples = 0;
-    core::Uutc m_start = 0;
-    core::Uutc m_end = 0; // exclusive end of the last block
-    core::Uutc m_expectedNext = core::kNoTime;
-    std::int32_t m_minimum = 0, m_maximum = 0;
-    bool m_haveExtrema = false;
-    std::uint32_t m_maxBlockBytes = 0, m_maxBlockSamples = 0, m_maxDifferenceBytes = 0;
-    std::int64_t m_discontinuities = 0;
-    std::int64_t m_runBlocks = 0, m_runBytes = 0, m_runSamples = 0;
-    std::int64_t m_maxRunBlocks = 0, m_maxRunBytes = 0, m_maxRunSamples = 0;
-    std::uint32_t m_bodyCrc = 0;
+    std::unique_ptr<SegmentWriter> m_segment;
+    core::TaskRunner* m_runner = nullptr;
+    core::Uutc m_expectedNext = core::kNoTime; // start time that continues the last block without a gap
+    std::vector<std::int32_t> m_tail;
+    core::SampleGrid m_tailGrid;
+    std::int64_t m_tailFirst = 0;
 };
 
 } // namespace lv::formats::mef3

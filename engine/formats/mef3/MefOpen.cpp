@@ -99,6 +99,10 @@ core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t 
     if (!indexBytes) return indexBytes.error();
     auto index = parseTimeSeriesIndex(*indexBytes, tree.displayPath(files.base + ".tidx"));
     if (!index) return index.error();
+    if (index->uncommittedEntries)
+        s.layout.warnings.push_back(tree.displayPath(files.base + ".tidx") + ": " +
+                                    std::to_string(index->uncommittedEntries) +
+                                    " index entries past the last commit ignored (an interrupted append; run recover)");
     auto data = tree.open(files.base + ".tdat");
     if (!data) return data.error();
     auto dataHeader = (*data)->read(0, std::min<std::uint64_t>((*data)->size(), kUniversalHeaderBytes));

@@ -1,21 +1,24 @@
-// Session directory, channels and records; the per-channel work is in ChannelWriter.
+// Session directory, channels, passwords and records; the per-channel work is in ChannelWriter.
 #include "formats/mef3/SessionWriter.h"
 
 #include "formats/mef3/ChannelWriter.h"
 #include "formats/mef3/Records.h"
+#include "formats/mef3/UniversalHeader.h"
+#include "io/ByteSource.h"
+#include "io/WritableFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sys/stat.h>
 
 namespace lv::formats::mef3 {
 
 using core::ErrorCode;
 using core::makeError;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -28,16 +31,49 @@ core::Status checkPasswords(const WriterOptions& o)
         for (unsigned char c : *p) characters += (c & 0xC0) != 0x80;
         if (characters > 15) return makeError(ErrorCode::InvalidArgument, "MEF passwords have at most 15 characters");
     }
+    if (!(o.blockSeconds > 0.0) || !std::isfinite(o.blockSeconds))
+        return makeError(ErrorCode::InvalidArgument, "the block length must be a positive number of seconds");
     return {};
 }
 
-core::Status writeFile(const std::string& path, const std::vector<std::uint8_t>& bytes)
+std::string sessionName(const std::string& path)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) return makeError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(errno), path);
-    return {};
+    std::string name = fs::path(path).filename().string();
+    if (name.empty()) name = fs::path(path).parent_path().filename().string();
+    if (const auto dot = name.find(".mefd"); dot != std::string::npos) name.erase(dot);
+    return name;
+}
+
+// The channel directories of a session, sorted by name.
+std::vector<std::string> channelNames(const std::string& path)
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(path, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_directory(ec) && name.size() > 5 && name.ends_with(".timd"))
+            names.push_back(name.substr(0, name.size() - 5));
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// The password fields of the first metadata file found in the session.
+core::Result<ValidationFields> sessionPasswordFields(const std::string& path)
+{
+    std::error_code ec;
+    for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
+        const std::string file = entry.path().string();
+        if (!file.ends_with(".tmet") || file.find(".segd.tmp") != std::string::npos) continue;
+        auto source = io::openFile(file);
+        if (!source) return source.error();
+        auto bytes = (*source)->read(0, kUniversalHeaderBytes);
+        if (!bytes) return bytes.error();
+        auto header = parseUniversalHeader(*bytes, file, "tmet");
+        if (!header) return header.error();
+        return header->passwords;
+    }
+    return makeError(ErrorCode::NotFound, "no channel metadata found: not a MEF 3.0 session", path);
 }
 
 } // namespace
@@ -48,16 +84,12 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::st
                                                                    const WriterOptions& options)
 {
     LV_TRY(checkPasswords(options));
-    if (!(options.blockSeconds > 0.0) || !std::isfinite(options.blockSeconds))
-        return makeError(ErrorCode::InvalidArgument, "the block length must be a positive number of seconds");
     if (::mkdir(path.c_str(), 0777) != 0)
         return makeError(ErrorCode::Io, std::string("cannot create the session directory: ") + std::strerror(errno),
                          path);
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;
-    std::string name = std::filesystem::path(path).filename().string();
-    if (const auto dot = name.find(".mefd"); dot != std::string::npos) name.erase(dot);
-    writer->m_name = name;
+    writer->m_name = sessionName(path);
     writer->m_options = options;
     if (!options.level1Password.empty()) {
         writer->m_validation = makeValidationFields(options.level1Password, options.level2Password);
@@ -68,34 +100,86 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::st
     return writer;
 }
 
+core::Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& path, const WriterOptions& options)
+{
+    LV_TRY(checkPasswords(options));
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) return makeError(ErrorCode::NotFound, "no such session directory", path);
+    auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
+    writer->m_path = path;
+    writer->m_name = sessionName(path);
+    writer->m_options = options;
+    auto fields = sessionPasswordFields(path);
+    if (!fields) return fields.error();
+    LV_TRY(writer->setPasswords(*fields));
+    for (const std::string& name : channelNames(path)) {
+        auto channel = ChannelWriter::reopen(writer->channelTemplate(name), options.runner);
+        if (!channel) return channel.error();
+        writer->m_channels.push_back(std::move(*channel));
+    }
+    return writer;
+}
+
+core::Status SessionWriter::setPasswords(const ValidationFields& existing)
+{
+    const std::string& given = m_options.level2Password.empty() ? m_options.level1Password : m_options.level2Password;
+    if (existing.empty()) {
+        if (!given.empty())
+            return makeError(ErrorCode::InvalidArgument, "the session has no password; append without one", m_path);
+        return {};
+    }
+    if (given.empty())
+        return makeError(ErrorCode::PasswordRequired, "the session is encrypted; appending needs its password", m_path);
+    m_keys = validatePassword(given, existing);
+    if (m_keys.level == 0) return makeError(ErrorCode::WrongPassword, "the password does not open the session", m_path);
+    m_validation = existing;
+    return {};
+}
+
+SegmentSetup SessionWriter::channelTemplate(const std::string& name) const
+{
+    SegmentSetup s;
+    s.channelDir = m_path + "/" + name + ".timd";
+    s.channelName = name;
+    s.sessionName = m_name;
+    s.validation = m_validation;
+    s.keys = m_keys;
+    s.durability = m_options.durability;
+    return s;
+}
+
 core::Result<std::size_t> SessionWriter::addChannel(const ChannelSpec& spec)
 {
     if (!(spec.fs > 0.0) || !std::isfinite(spec.fs))
         return makeError(ErrorCode::InvalidArgument, "channel " + spec.name + ": the sampling rate must be positive");
     if (spec.name.empty() || spec.name.find('/') != std::string::npos)
         return makeError(ErrorCode::InvalidArgument, "\"" + spec.name + "\" cannot be a channel name");
-    const std::string dir = m_path + "/" + spec.name + ".timd";
-    if (::mkdir(dir.c_str(), 0777) != 0)
+    if (channelIndex(spec.name))
+        return makeError(ErrorCode::InvalidArgument, "channel " + spec.name + " exists already");
+    SegmentSetup s = channelTemplate(spec.name);
+    if (::mkdir(s.channelDir.c_str(), 0777) != 0)
         return makeError(ErrorCode::Io, std::string("cannot create the channel directory: ") + std::strerror(errno),
-                         dir);
-    ChannelWriterSetup setup;
-    setup.channelDir = dir;
-    setup.name = spec.name;
-    setup.sessionName = m_name;
-    setup.fs = spec.fs;
-    setup.unit = spec.unit;
-    setup.conversionFactor = spec.conversionFactor;
-    setup.description = spec.description;
-    setup.acquisitionNumber = static_cast<std::int64_t>(m_channels.size() + 1);
-    setup.blockSamples = static_cast<std::uint32_t>(std::max(1.0, std::round(spec.fs * m_options.blockSeconds)));
-    setup.validation = m_validation;
-    setup.keys = m_keys;
-    setup.runner = m_options.runner;
-    auto channel = std::make_unique<ChannelWriter>(std::move(setup));
-    LV_TRY(channel->open());
-    m_channels.push_back(std::move(channel));
+                         s.channelDir);
+    s.fs = spec.fs;
+    s.unit = spec.unit;
+    s.conversionFactor = spec.conversionFactor;
+    s.description = spec.description;
+    s.acquisitionNumber = static_cast<std::int64_t>(m_channels.size() + 1);
+    s.blockSamples = static_cast<std::uint32_t>(std::max(1.0, std::round(spec.fs * m_options.blockSeconds)));
+    auto channel = ChannelWriter::create(s, m_options.runner);
+    if (!channel) return channel.error();
+    m_channels.push_back(std::move(*channel));
     return m_channels.size() - 1;
 }
+
+core::Result<std::size_t> SessionWriter::channelIndex(const std::string& name) const
+{
+    for (std::size_t i = 0; i < m_channels.size(); ++i)
+        if (m_channels[i]->name() == name) return i;
+    return makeError(ErrorCode::NotFound, "no channel called " + name, m_path);
+}
+
+const SegmentSetup& SessionWriter::channelSetup(std::size_t channel) const { return m_channels.at(channel)->setup(); }
 
 core::Status SessionWriter::append(std::size_t channel, core::SampleGrid grid, std::int64_t firstIndex,
                                    std::span<const std::int32_t> samples)
@@ -105,26 +189,53 @@ core::Status SessionWriter::append(std::size_t channel, core::SampleGrid grid, s
     return m_channels[channel]->append(grid, firstIndex, samples);
 }
 
+core::Status SessionWriter::commit()
+{
+    for (auto& channel : m_channels) LV_TRY(channel->commit());
+    return {};
+}
+
+core::Status SessionWriter::startSegment(std::size_t channel)
+{
+    if (channel >= m_channels.size())
+        return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    return m_channels[channel]->startSegment();
+}
+
 void SessionWriter::addAnnotation(const core::Annotation& annotation) { m_annotations.push_back(annotation); }
+
+core::Status SessionWriter::writeRecords(const std::string& base, const std::optional<std::string>& channel)
+{
+    std::vector<Record> records;
+    for (const core::Annotation& a : m_annotations)
+        if (a.channel == channel) records.push_back(Record{a.type, a.time, a.durationUs, a.text, true});
+    if (records.empty()) return {};
+    const std::string rdat = base + ".rdat";
+    std::error_code ec;
+    if (fs::exists(rdat, ec)) { // keep what the session holds already
+        auto source = io::openFile(rdat);
+        if (!source) return source.error();
+        auto bytes = (*source)->readAll();
+        if (!bytes) return bytes.error();
+        auto existing = parseRecords(*bytes, rdat, m_keys);
+        if (!existing) return existing.error();
+        records.insert(records.begin(), existing->records.begin(), existing->records.end());
+    }
+    UniversalHeader h;
+    h.segmentNumber = channel ? -2 : -3;
+    h.channelName = channel.value_or("");
+    h.sessionName = m_name;
+    h.passwords = m_validation;
+    const int level = m_keys.level2Key ? 2 : m_keys.level1Key ? 1 : 0;
+    const RecordFiles files = serializeRecords(records, h, level, m_keys);
+    const bool durable = true;
+    LV_TRY(io::replaceFile(rdat, files.rdat, durable));
+    return io::replaceFile(base + ".ridx", files.ridx, durable);
+}
 
 core::Status SessionWriter::finish()
 {
     for (auto& channel : m_channels) LV_TRY(channel->finish());
-    const int level = m_keys.level2Key ? 2 : m_keys.level1Key ? 1 : 0;
-    auto writeRecords = [&](const std::string& base, const std::optional<std::string>& channel) -> core::Status {
-        std::vector<Record> records;
-        for (const core::Annotation& a : m_annotations)
-            if (a.channel == channel) records.push_back(Record{a.type, a.time, a.durationUs, a.text, true});
-        if (records.empty()) return {};
-        UniversalHeader h;
-        h.segmentNumber = channel ? -2 : -3;
-        h.channelName = channel.value_or("");
-        h.sessionName = m_name;
-        h.passwords = m_validation;
-        const RecordFiles files = serializeRecords(records, h, level, m_keys);
-        LV_TRY(writeFile(base + ".rdat", files.rdat));
-        return writeFile(base + ".ridx", files.ridx);
-    };
     LV_TRY(writeRecords(m_path + "/" + m_name, std::nullopt));
     for (auto& channel : m_channels)
         LV_TRY(writeRecords(m_path + "/" + channel->name() + ".timd/" + channel->name(), channel->name()));

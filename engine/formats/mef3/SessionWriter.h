@@ -1,9 +1,10 @@
-// Writes MEF 3.0 sessions: RED-encoded blocks (in parallel), indices, metadata filled as meflib fills it,
-// records, optional level-1/level-2 passwords. One segment per channel.
+// Writes MEF 3.0 sessions: new ones, or appends to existing ones. RED blocks encoded in parallel, indices,
+// metadata filled as meflib fills it, records, level-1/level-2 passwords, segments, crash-safe commits.
 #pragma once
 
 #include "core/Recording.h"
 #include "formats/mef3/Password.h"
+#include "formats/mef3/SegmentWriter.h"
 
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@ struct WriterOptions {
     std::string level1Password;         // empty: no encryption
     std::string level2Password;         // needs a level-1 password
     core::TaskRunner* runner = nullptr; // RED encoding runs here; output bytes do not depend on it
+    Durability durability = Durability::Fast;
 };
 
 struct ChannelSpec {
@@ -33,23 +35,39 @@ public:
     // Creates the session in directory `path` (created here; it must not exist yet). Its name is the
     // directory name without ".mefd".
     static core::Result<std::unique_ptr<SessionWriter>> create(const std::string& path, const WriterOptions& options);
+    // Opens an existing session to append to its channels' last segments. Passwords: those of the session.
+    static core::Result<std::unique_ptr<SessionWriter>> open(const std::string& path, const WriterOptions& options);
     ~SessionWriter();
 
     core::Result<std::size_t> addChannel(const ChannelSpec& spec);
+    std::size_t channelCount() const { return m_channels.size(); }
+    // The channel called `name`, or an error.
+    core::Result<std::size_t> channelIndex(const std::string& name) const;
+    const SegmentSetup& channelSetup(std::size_t channel) const;
 
     // Appends samples [firstIndex, firstIndex + samples.size()) of `grid` to a channel, in time order.
     // kNoSample values become gaps (never stored); a jump in time between calls is a gap too.
+    // Whole blocks are written at once; readers see them after commit().
     core::Status append(std::size_t channel, core::SampleGrid grid, std::int64_t firstIndex,
                         std::span<const std::int32_t> samples);
+    // Publishes every channel's appends (with Durability::Full, synced in the order data, index, metadata).
+    core::Status commit();
+    // Continues a channel in a new segment.
+    core::Status startSegment(std::size_t channel);
 
     // Annotations become records: whole-recording ones at session level, others at their channel's level.
+    // Written by finish(), after any records the session already holds.
     void addAnnotation(const core::Annotation& annotation);
 
-    // Writes indices, metadata and records and closes every file.
+    // Commits, writes the records and closes every file.
     core::Status finish();
 
 private:
     SessionWriter() = default;
+    core::Status setPasswords(const ValidationFields& existing);
+    SegmentSetup channelTemplate(const std::string& name) const;
+    core::Status writeRecords(const std::string& base, const std::optional<std::string>& channel);
+
     std::string m_path;
     std::string m_name;
     WriterOptions m_options;

@@ -20,9 +20,15 @@ core::Result<TimeSeriesIndex> parseTimeSeriesIndex(std::span<const std::uint8_t>
                              std::to_string(available),
                          path, 32);
     const std::size_t count = static_cast<std::size_t>(header->numberOfEntries);
-    LV_TRY(checkBodyCrc(*header, file, path));
+    std::size_t uncommitted = 0;
+    if (auto whole = checkBodyCrc(*header, file, path); !whole) {
+        const auto counted = file.first(kUniversalHeaderBytes + count * kIndexEntryBytes);
+        if (count == available || !checkBodyCrc(*header, counted, path)) return whole.error();
+        uncommitted = available - count;
+    }
 
     TimeSeriesIndex index;
+    index.uncommittedEntries = uncommitted;
     index.header = std::move(*header);
     index.entries.resize(count);
     for (std::size_t i = 0; i < count; ++i) {

@@ -27,6 +27,9 @@ struct IndexEntry {
 struct TimeSeriesIndex {
     UniversalHeader header;
     std::vector<IndexEntry> entries;
+    // Whole entries past the header's count that the body CRC does not cover: left by an append that was
+    // interrupted before its commit. They are not read.
+    std::size_t uncommittedEntries = 0;
 };
 
 // Parses a whole .tidx file and checks its CRCs and entry count.

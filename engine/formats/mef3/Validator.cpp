@@ -76,6 +76,17 @@ void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, 
         maxBytes = std::max(maxBytes, e.blockBytes);
         maxSamples = std::max(maxSamples, e.sampleCount);
     }
+    const std::uint64_t indexed = index.entries.empty() ? kUniversalHeaderBytes
+                                                        : static_cast<std::uint64_t>(index.entries.back().fileOffset) +
+                                                              index.entries.back().blockBytes;
+    if (data.size() > indexed)
+        problem(path, static_cast<std::int64_t>(indexed),
+                std::to_string(data.size() - indexed) +
+                    " bytes past the last indexed block (an interrupted append; run recover)");
+    if (header->numberOfEntries != static_cast<std::int64_t>(index.entries.size()))
+        problem(path, 32,
+                "header counts " + std::to_string(header->numberOfEntries) + " blocks, the index " +
+                    std::to_string(index.entries.size()));
     if (!metadata || !metadata->section2Readable) return;
     const std::string tmet = m_tree.displayPath(dataFile.substr(0, dataFile.size() - 4) + "tmet");
     const TimeSeriesSection2& s = metadata->section2;
@@ -110,6 +121,13 @@ void Checker::segment(const SegmentFiles& files)
     if (!load(files.base + ".tidx", bytes)) return;
     auto index = parseTimeSeriesIndex(bytes, m_tree.displayPath(files.base + ".tidx"));
     if (!index) return problem(index.error());
+    if (index->uncommittedEntries)
+        problem(core::makeError(
+            core::ErrorCode::Corrupt,
+            std::to_string(index->uncommittedEntries) +
+                " index entries past the header's count (an interrupted append; run recover)",
+            m_tree.displayPath(files.base + ".tidx"),
+            static_cast<std::int64_t>(kUniversalHeaderBytes + index->entries.size() * kIndexEntryBytes)));
     blocks(*index, files.base + ".tdat", metadata ? &*metadata : nullptr);
 }
 

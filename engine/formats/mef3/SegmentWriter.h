@@ -1,0 +1,81 @@
+// One segment's .tdat/.tidx/.tmet written append-only: blocks after the committed data, index entries after the
+// committed entries, then the headers that count them and the metadata (temp file + rename). A crash at any
+// moment leaves the last commit readable; bytes past it are cut off when the segment is reopened.
+#pragma once
+
+#include "core/Error.h"
+#include "formats/mef3/Metadata.h"
+#include "formats/mef3/SegmentTotals.h"
+#include "io/WritableFile.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lv::formats::mef3 {
+
+enum class Durability {
+    Full, // every commit is synced: data before the index that points at it, metadata by rename
+    Fast, // the same order without syncs: survives a killed process, not a power cut
+};
+
+struct SegmentSetup {
+    std::string channelDir; // the .timd directory
+    std::string channelName;
+    std::string sessionName;
+    int segmentNumber = 0;
+    double fs = 0.0;
+    std::string unit;
+    double conversionFactor = 1.0;
+    std::string description;
+    std::int64_t acquisitionNumber = 1;
+    std::uint32_t blockSamples = 256; // the block length the writer aims at
+    std::int64_t startSample = 0;     // channel-relative number of the segment's first sample
+    ValidationFields validation;
+    Access keys; // level-1 key encrypts section 2, level-2 key section 3
+    Durability durability = Durability::Full;
+
+    std::string baseName() const; // "<channel>-<6-digit segment number>"
+    std::string directory() const;
+    std::string file(const char* extension) const;
+};
+
+class SegmentWriter {
+public:
+    // Builds the empty segment under a temporary directory name and renames it into place.
+    static core::Result<std::unique_ptr<SegmentWriter>> create(SegmentSetup setup);
+    // Opens an existing segment for appending: identity from its metadata, totals from its index.
+    // `setup` supplies the paths, names, keys and durability.
+    static core::Result<std::unique_ptr<SegmentWriter>> reopen(SegmentSetup setup);
+
+    // Writes one encoded block after the last; `entry` needs time, count, bytes, extrema and flags.
+    // Readers see it after commit().
+    core::Status add(std::span<const std::uint8_t> block, IndexEntry entry, std::uint32_t differenceBytes);
+    core::Status commit();
+    core::Status close(); // commits, then closes the files
+
+    const SegmentTotals& totals() const { return m_totals; }
+    const SegmentSetup& setup() const { return m_setup; }
+
+private:
+    explicit SegmentWriter(SegmentSetup setup);
+    core::Status loadCommitted();
+    UniversalHeader header(const char* type, std::int64_t entries, std::int64_t maxEntry) const;
+    TimeSeriesMetadata metadata() const;
+    core::Status writeHeader(io::WritableFile& file, const char* type, std::int64_t entries, std::int64_t maxEntry,
+                             std::uint32_t bodyCrc);
+
+    SegmentSetup m_setup;
+    Section3 m_section3;
+    io::WritableFile m_tdat;
+    io::WritableFile m_tidx;
+    std::uint64_t m_dataEnd = 0; // end of the last block written
+    std::uint32_t m_dataCrc = 0;
+    std::uint32_t m_indexCrc = 0;
+    std::int64_t m_committedBlocks = 0;
+    std::vector<std::uint8_t> m_pendingIndex; // entries written to .tdat but not yet to .tidx
+    SegmentTotals m_totals;
+};
+
+} // namespace lv::formats::mef3

@@ -16,5 +16,6 @@ std::function<int()> addStatsCommand(CLI::App& app);
 std::function<int()> addArchiveCommand(CLI::App& app);
 std::function<int()> addExtractCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);
+std::function<int()> addRecoverCommand(CLI::App& app);
 
 } // namespace lv::cli

@@ -1,4 +1,5 @@
-// longview-cli: command-line access to the Longview engine (info, convert, stats, archive, extract, validate).
+// longview-cli: command-line access to the Longview engine (info, convert, stats, archive, extract, validate,
+// recover, synth).
 #include "CliSupport.h"
 #include "Commands.h"
 
@@ -15,8 +16,9 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = [&] {
         std::vector<std::pair<CLI::App*, std::function<int()>>> list;
-        for (auto add : {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addStatsCommand,
-                         lv::cli::addArchiveCommand, lv::cli::addExtractCommand, lv::cli::addValidateCommand}) {
+        for (auto add :
+             {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addStatsCommand, lv::cli::addArchiveCommand,
+              lv::cli::addExtractCommand, lv::cli::addValidateCommand, lv::cli::addRecoverCommand}) {
             auto run = add(app);
             list.emplace_back(app.get_subcommands({}).back(), std::move(run));
         }

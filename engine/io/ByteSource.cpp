@@ -135,4 +135,11 @@ ByteSourcePtr memorySource(std::vector<std::uint8_t> bytes, std::string path)
     return std::make_shared<MemorySource>(std::move(bytes), std::move(path));
 }
 
+core::Result<std::vector<std::uint8_t>> readFile(const std::string& path)
+{
+    auto source = openFile(path);
+    if (!source) return source.error();
+    return (*source)->readAll();
+}
+
 } // namespace lv::io

@@ -27,6 +27,8 @@ using ByteSourcePtr = std::shared_ptr<const ByteSource>;
 
 // Opens a regular file read-only.
 core::Result<ByteSourcePtr> openFile(const std::string& path);
+// The whole content of a regular file.
+core::Result<std::vector<std::uint8_t>> readFile(const std::string& path);
 
 // The bytes [offset, offset + size) of another source, named `path` in errors.
 ByteSourcePtr subrange(ByteSourcePtr parent, std::uint64_t offset, std::uint64_t size, std::string path);

@@ -25,13 +25,6 @@ PasswordBytes uuidOf(const std::string& seed)
     return sha256First16(std::span(reinterpret_cast<const std::uint8_t*>(seed.data()), seed.size()));
 }
 
-core::Result<std::vector<std::uint8_t>> readWhole(const std::string& path)
-{
-    auto source = io::openFile(path);
-    if (!source) return source.error();
-    return (*source)->readAll();
-}
-
 } // namespace
 
 std::string SegmentSetup::baseName() const
@@ -95,17 +88,21 @@ core::Result<std::unique_ptr<SegmentWriter>> SegmentWriter::reopen(SegmentSetup 
     return w;
 }
 
-core::Status SegmentWriter::loadCommitted()
+core::Status SegmentWriter::loadIdentity(bool forAppend)
 {
     SegmentSetup& s = m_setup;
     const std::string tmetPath = s.file("tmet");
-    auto tmetBytes = readWhole(tmetPath);
+    auto tmetBytes = io::readFile(tmetPath);
     if (!tmetBytes) return tmetBytes.error();
     auto tmet = parseTimeSeriesMetadata(*tmetBytes, tmetPath, s.keys);
     if (!tmet) return tmet.error();
     if (!tmet->section2Readable || !tmet->section3Readable)
-        return makeError(ErrorCode::PasswordRequired, "appending needs the password that opens the metadata", tmetPath);
-    if (tmet->section3.recordingTimeOffset != 0 && tmet->section3.recordingTimeOffset != kUutcNoEntry)
+        return makeError(ErrorCode::PasswordRequired,
+                         forAppend ? "appending needs the password that opens the metadata"
+                                   : "rewriting the metadata needs the password that opens it",
+                         tmetPath);
+    const bool offset = tmet->section3.recordingTimeOffset != 0 && tmet->section3.recordingTimeOffset != kUutcNoEntry;
+    if (forAppend && offset)
         return makeError(ErrorCode::Unsupported, "cannot append to a segment with a recording time offset", tmetPath);
     const TimeSeriesSection2& m = tmet->section2;
     s.fs = m.samplingFrequency;
@@ -113,15 +110,22 @@ core::Status SegmentWriter::loadCommitted()
     s.conversionFactor = m.unitsConversionFactor;
     s.description = m.channelDescription;
     s.acquisitionNumber = m.acquisitionChannelNumber;
-    s.startSample = m.startSample < 0 ? 0 : m.startSample;
+    if (forAppend) s.startSample = m.startSample < 0 ? 0 : m.startSample;
     s.sessionName = tmet->header.sessionName;
     s.validation = tmet->header.passwords;
     if (m.maximumBlockSamples > 0) s.blockSamples = m.maximumBlockSamples;
     m_section3 = tmet->section3;
-    m_section3.recordingTimeOffset = 0;
+    m_totals.maxDifferenceBytes = m.maximumDifferenceBytes;
+    m_knownDifferenceBlocks = std::max<std::int64_t>(m.numberOfBlocks, 0);
+    return {};
+}
 
+core::Status SegmentWriter::loadCommitted()
+{
+    SegmentSetup& s = m_setup;
+    LV_TRY(loadIdentity(true));
     const std::string tidxPath = s.file("tidx");
-    auto tidxBytes = readWhole(tidxPath);
+    auto tidxBytes = io::readFile(tidxPath);
     if (!tidxBytes) return tidxBytes.error();
     auto header = parseUniversalHeader(*tidxBytes, tidxPath, "tidx");
     if (!header) return header.error();
@@ -134,7 +138,7 @@ core::Status SegmentWriter::loadCommitted()
 
     m_dataEnd = kUniversalHeaderBytes;
     for (const IndexEntry& e : index->entries) {
-        m_totals.add(e, 0, s.fs);
+        m_totals.add(e, m_totals.maxDifferenceBytes, s.fs);
         m_dataEnd = static_cast<std::uint64_t>(e.fileOffset) + e.blockBytes;
     }
     m_committedBlocks = static_cast<std::int64_t>(index->entries.size());
@@ -154,9 +158,7 @@ core::Status SegmentWriter::loadCommitted()
         m_dataCrc = crc32(body);
     }
     // The largest difference count is in the metadata, or in the headers of blocks the metadata missed.
-    m_totals.maxDifferenceBytes = m.maximumDifferenceBytes;
-    for (std::size_t k = static_cast<std::size_t>(std::max<std::int64_t>(m.numberOfBlocks, 0));
-         k < index->entries.size(); ++k) {
+    for (std::size_t k = static_cast<std::size_t>(m_knownDifferenceBlocks); k < index->entries.size(); ++k) {
         std::vector<std::uint8_t> red(kRedHeaderBytes);
         LV_TRY(m_tdat.readAt(static_cast<std::uint64_t>(index->entries[k].fileOffset), red));
         m_totals.maxDifferenceBytes = std::max(m_totals.maxDifferenceBytes, parseRedHeader(red).differenceBytes);

@@ -41,6 +41,17 @@ struct SegmentSetup {
     std::string file(const char* extension) const;
 };
 
+// What recovering one segment kept and dropped.
+struct SegmentRecovery {
+    std::int64_t blocksKept = 0;
+    std::int64_t samplesKept = 0;
+    std::int64_t blocksIndexed = -1; // blocks the index counted before, or -1 when it was unreadable
+    std::uint64_t bytesDropped = 0;  // data past the last kept block
+    std::string stopReason;          // why the scan stopped before the end of the data, or empty
+    bool rewritten = false;          // false when index, metadata and data already agreed
+    SegmentSetup setup;              // the identity used (from the metadata when it was readable)
+};
+
 class SegmentWriter {
 public:
     // Builds the empty segment under a temporary directory name and renames it into place.
@@ -48,6 +59,12 @@ public:
     // Opens an existing segment for appending: identity from its metadata, totals from its index.
     // `setup` supplies the paths, names, keys and durability.
     static core::Result<std::unique_ptr<SegmentWriter>> reopen(SegmentSetup setup);
+
+    // Rebuilds the segment's index and metadata from its RED blocks: blocks are kept from the first on while
+    // each is whole, its CRC holds and time runs forward; the data file is cut after the last one kept.
+    // Identity comes from the segment's metadata when readable, else from `setup`; `setup.startSample` is
+    // always used.
+    static core::Result<SegmentRecovery> recover(SegmentSetup setup);
 
     // Writes one encoded block after the last; `entry` needs time, count, bytes, extrema and flags.
     // Readers see it after commit().
@@ -60,7 +77,10 @@ public:
 
 private:
     explicit SegmentWriter(SegmentSetup setup);
+    core::Status loadIdentity(bool forAppend);
     core::Status loadCommitted();
+    void scanBlocks(std::span<const std::uint8_t> data, SegmentRecovery& report, std::vector<std::uint8_t>& entries);
+    core::Status rewriteFromScan(std::vector<std::uint8_t> entries);
     UniversalHeader header(const char* type, std::int64_t entries, std::int64_t maxEntry) const;
     TimeSeriesMetadata metadata() const;
     core::Status writeHeader(io::WritableFile& file, const char* type, std::int64_t entries, std::int64_t maxEntry,
@@ -76,6 +96,7 @@ private:
     std::int64_t m_committedBlocks = 0;
     std::vector<std::uint8_t> m_pendingIndex; // entries written to .tdat but not yet to .tidx
     SegmentTotals m_totals;
+    std::int64_t m_knownDifferenceBlocks = 0; // blocks whose difference bytes the metadata accounted for
 };
 
 } // namespace lv::formats::mef3

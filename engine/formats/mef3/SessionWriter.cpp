@@ -44,8 +44,9 @@ std::string sessionName(const std::string& path)
     return name;
 }
 
-// The channel directories of a session, sorted by name.
-std::vector<std::string> channelNames(const std::string& path)
+} // namespace
+
+std::vector<std::string> sessionChannelNames(const std::string& path)
 {
     std::vector<std::string> names;
     std::error_code ec;
@@ -58,7 +59,6 @@ std::vector<std::string> channelNames(const std::string& path)
     return names;
 }
 
-// The password fields of the first metadata file found in the session.
 core::Result<ValidationFields> sessionPasswordFields(const std::string& path)
 {
     std::error_code ec;
@@ -75,8 +75,6 @@ core::Result<ValidationFields> sessionPasswordFields(const std::string& path)
     }
     return makeError(ErrorCode::NotFound, "no channel metadata found: not a MEF 3.0 session", path);
 }
-
-} // namespace
 
 SessionWriter::~SessionWriter() = default;
 
@@ -112,7 +110,7 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::stri
     auto fields = sessionPasswordFields(path);
     if (!fields) return fields.error();
     LV_TRY(writer->setPasswords(*fields));
-    for (const std::string& name : channelNames(path)) {
+    for (const std::string& name : sessionChannelNames(path)) {
         auto channel = ChannelWriter::reopen(writer->channelTemplate(name), options.runner);
         if (!channel) return channel.error();
         writer->m_channels.push_back(std::move(*channel));

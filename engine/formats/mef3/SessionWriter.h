@@ -30,6 +30,11 @@ struct ChannelSpec {
 
 class ChannelWriter;
 
+// The password fields of a session directory (from the first metadata file found).
+core::Result<ValidationFields> sessionPasswordFields(const std::string& path);
+// The channel directories of a session directory, by name without ".timd", sorted.
+std::vector<std::string> sessionChannelNames(const std::string& path);
+
 class SessionWriter {
 public:
     // Creates the session in directory `path` (created here; it must not exist yet). Its name is the

@@ -86,7 +86,7 @@ void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, 
     if (header->numberOfEntries != static_cast<std::int64_t>(index.entries.size()))
         problem(path, 32,
                 "header counts " + std::to_string(header->numberOfEntries) + " blocks, the index " +
-                    std::to_string(index.entries.size()));
+                    std::to_string(index.entries.size()) + " (an interrupted append? run recover)");
     if (!metadata || !metadata->section2Readable) return;
     const std::string tmet = m_tree.displayPath(dataFile.substr(0, dataFile.size() - 4) + "tmet");
     const TimeSeriesSection2& s = metadata->section2;

@@ -1,0 +1,65 @@
+// fork/exec with a pipe, an optional timed SIGKILL and an optional file size limit.
+#include "support/ChildProcess.h"
+
+#include <csignal>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace lv::test {
+
+namespace {
+
+[[noreturn]] void execChild(const std::vector<std::string>& argv, int out, std::uint64_t fileSizeLimit)
+{
+    ::dup2(out, 1);
+    ::dup2(out, 2);
+    if (fileSizeLimit > 0) {
+        const rlimit limit{static_cast<rlim_t>(fileSizeLimit), static_cast<rlim_t>(fileSizeLimit)};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        std::signal(SIGXFSZ, SIG_IGN); // the write fails with EFBIG instead of killing the process
+    }
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+}
+
+} // namespace
+
+ChildResult runChild(const std::vector<std::string>& argv, std::optional<std::chrono::microseconds> killAfter,
+                     std::uint64_t fileSizeLimit)
+{
+    ChildResult result;
+    int fds[2];
+    if (::pipe(fds) != 0) return result;
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        execChild(argv, fds[1], fileSizeLimit);
+    }
+    ::close(fds[1]);
+    if (pid < 0) {
+        ::close(fds[0]);
+        return result;
+    }
+    if (killAfter) {
+        std::this_thread::sleep_for(*killAfter);
+        ::kill(pid, SIGKILL);
+    }
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+        if (n < 0) break;
+        result.output.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    result.killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    if (WIFEXITED(status)) result.exitStatus = WEXITSTATUS(status);
+    return result;
+}
+
+} // namespace lv::test

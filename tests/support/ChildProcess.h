@@ -1,0 +1,25 @@
+// Test helper: run a program as a child process, capture its output, kill it with SIGKILL after a delay, or
+// limit the size of the files it may write (RLIMIT_FSIZE).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lv::test {
+
+struct ChildResult {
+    std::string output;  // stdout and stderr, merged
+    int exitStatus = -1; // when it exited
+    bool killed = false; // when our SIGKILL ended it
+};
+
+// Runs argv[0] with arguments argv[1...]. With `killAfter`, sends SIGKILL after that delay if it still runs.
+// With `fileSizeLimit` > 0, the child may not grow a file beyond that many bytes (writes fail with EFBIG).
+ChildResult runChild(const std::vector<std::string>& argv,
+                     std::optional<std::chrono::microseconds> killAfter = std::nullopt,
+                     std::uint64_t fileSizeLimit = 0);
+
+} // namespace lv::test

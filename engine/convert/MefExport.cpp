@@ -4,6 +4,8 @@
 #include "formats/mef3/SessionWriter.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <numeric>
 #include <unistd.h>
@@ -28,6 +30,7 @@ public:
     }
     std::string reserve(const std::string& target)
     {
+        removeStale(target);
         for (int attempt = 0; attempt < 100; ++attempt) {
             const std::string candidate = target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
             std::error_code ec;
@@ -36,6 +39,20 @@ public:
         return {};
     }
     void release() { m_path.clear(); }
+
+    // Removes "<target>.tmp-<pid>-<n>" left by a conversion whose process no longer runs (killed or crashed).
+    static void removeStale(const std::string& target)
+    {
+        const fs::path parent = fs::absolute(target).parent_path();
+        const std::string prefix = fs::path(target).filename().string() + ".tmp-";
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(parent, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind(prefix, 0) != 0) continue;
+            const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+            if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+        }
+    }
 
 private:
     std::string m_path;

@@ -115,6 +115,7 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::stri
         if (!channel) return channel.error();
         writer->m_channels.push_back(std::move(*channel));
     }
+    writer->m_quantization.resize(writer->m_channels.size());
     return writer;
 }
 
@@ -167,6 +168,7 @@ core::Result<std::size_t> SessionWriter::addChannel(const ChannelSpec& spec)
     auto channel = ChannelWriter::create(s, m_options.runner);
     if (!channel) return channel.error();
     m_channels.push_back(std::move(*channel));
+    m_quantization.emplace_back();
     return m_channels.size() - 1;
 }
 
@@ -185,6 +187,19 @@ core::Status SessionWriter::append(std::size_t channel, core::SampleGrid grid, s
     if (channel >= m_channels.size())
         return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
     return m_channels[channel]->append(grid, firstIndex, samples);
+}
+
+core::Status SessionWriter::appendPhysical(std::size_t channel, core::SampleGrid grid, std::int64_t firstIndex,
+                                           std::span<const double> values)
+{
+    if (channel >= m_channels.size())
+        return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    m_counts.resize(values.size());
+    const double factor = m_channels[channel]->setup().conversionFactor;
+    if (auto s = core::quantize(values, factor, m_counts, m_quantization[channel]); !s)
+        return makeError(ErrorCode::InvalidArgument,
+                         "channel " + m_channels[channel]->name() + ": " + s.error().message);
+    return m_channels[channel]->append(grid, firstIndex, m_counts);
 }
 
 core::Status SessionWriter::commit()

@@ -2,6 +2,7 @@
 // metadata filled as meflib fills it, records, level-1/level-2 passwords, segments, crash-safe commits.
 #pragma once
 
+#include "core/Quantization.h"
 #include "core/Recording.h"
 #include "formats/mef3/Password.h"
 #include "formats/mef3/SegmentWriter.h"
@@ -55,6 +56,11 @@ public:
     // Whole blocks are written at once; readers see them after commit().
     core::Status append(std::size_t channel, core::SampleGrid grid, std::int64_t firstIndex,
                         std::span<const std::int32_t> samples);
+    // Physical values (NaN: missing) rounded to counts of the channel's conversion factor (see
+    // core::chooseQuantization to pick it); what the rounding changed adds up in quantizationError(channel).
+    core::Status appendPhysical(std::size_t channel, core::SampleGrid grid, std::int64_t firstIndex,
+                                std::span<const double> values);
+    const core::QuantizationError& quantizationError(std::size_t channel) const { return m_quantization.at(channel); }
     // Publishes every channel's appends (with Durability::Full, synced in the order data, index, metadata).
     core::Status commit();
     // Continues a channel in a new segment.
@@ -79,6 +85,8 @@ private:
     Access m_keys;
     ValidationFields m_validation;
     std::vector<std::unique_ptr<ChannelWriter>> m_channels;
+    std::vector<core::QuantizationError> m_quantization;
+    std::vector<std::int32_t> m_counts; // scratch for appendPhysical
     std::vector<core::Annotation> m_annotations;
 };
 

@@ -6,6 +6,7 @@
 #include "formats/mef3/Validator.h"
 #include "support/TestSupport.h"
 
+#include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
 
@@ -203,6 +204,35 @@ TEST_F(Appending, AnnotationsAddedOnAppendJoinTheExistingRecords)
     EXPECT_EQ(notes[1].text, "second");
     EXPECT_EQ(notes[2].text, "on a");
     EXPECT_EQ(notes[2].channel, std::optional<std::string>("a"));
+}
+
+TEST_F(Appending, PhysicalValuesRoundTripWithTheInferredResolutionAndNaNRunsBecomeGaps)
+{
+    const auto k = signal(20'000, 4);
+    std::vector<double> v;
+    for (std::int32_t c : k) v.push_back(c * 0.0625);
+    for (std::size_t i : {10u, 5000u, 5001u, 5002u}) v[i] = std::nan("");
+    std::fill(v.begin() + 8000, v.begin() + 11'000, std::nan("")); // 3000 samples, longer than a second
+    const core::QuantizationChoice q = core::chooseQuantization(v, 0.0);
+    ASSERT_EQ(q.factor, 0.0625);
+    auto w = SessionWriter::create(path, options);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->addChannel({"a", 256.0, "uV", q.factor, ""}).ok());
+    ASSERT_TRUE((*w)->appendPhysical(0, grid, 0, v).ok());
+    ASSERT_TRUE((*w)->finish().ok());
+    EXPECT_EQ((*w)->quantizationError(0).maxAbs, 0.0);
+    EXPECT_EQ((*w)->quantizationError(0).values, 20'000 - 3004);
+    const auto raw = readChannel(path);
+    ASSERT_EQ(raw.size(), v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (std::isnan(v[i]))
+            ASSERT_EQ(raw[i], core::kNoSample) << i;
+        else
+            ASSERT_EQ(raw[i] * 0.0625, v[i]) << i;
+    }
+    auto r = openMef3(path, {});
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ((*r)->info().channels[0].gaps.size(), 3u); // 1, 3 and 3000 missing samples
 }
 
 } // namespace

@@ -126,8 +126,13 @@ std::optional<Selection> select(const core::RecordingInfo& info, const Selection
 
 core::ReadControl readControl(Session& session, const std::string& what)
 {
+    return jobControl(session.pool.get(), what);
+}
+
+core::ReadControl jobControl(core::TaskRunner* runner, const std::string& what)
+{
     core::ReadControl control;
-    control.runner = session.pool.get();
+    control.runner = runner;
     control.cancel = &g_cancel;
     if (::isatty(STDERR_FILENO))
         control.progress = [what](std::uint64_t done, std::uint64_t total) { showProgress(what, done, total); };

@@ -50,6 +50,8 @@ int fail(const core::Error& error);
 
 // A ReadControl with the pool, the Ctrl-C cancel token and (on a terminal) a progress line labelled `what`.
 core::ReadControl readControl(Session& session, const std::string& what);
+// The same for a job that reads no recording.
+core::ReadControl jobControl(core::TaskRunner* runner, const std::string& what);
 void finishProgress();
 
 // The Ctrl-C token (SIGINT/SIGTERM handlers installed on first use).

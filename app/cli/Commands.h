@@ -17,5 +17,6 @@ std::function<int()> addArchiveCommand(CLI::App& app);
 std::function<int()> addExtractCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);
 std::function<int()> addRecoverCommand(CLI::App& app);
+std::function<int()> addSynthCommand(CLI::App& app);
 
 } // namespace lv::cli

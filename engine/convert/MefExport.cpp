@@ -1,11 +1,10 @@
 // Channel-by-channel, chunk-by-chunk copy into a SessionWriter working in a temporary directory.
 #include "convert/MefExport.h"
 
+#include "convert/TempTarget.h"
 #include "formats/mef3/SessionWriter.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
 #include <filesystem>
 #include <numeric>
 #include <unistd.h>
@@ -19,44 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::int64_t kChunkSamples = 1 << 20;
-
-// A temporary directory removed unless released.
-class TempTarget {
-public:
-    ~TempTarget()
-    {
-        std::error_code ec;
-        if (!m_path.empty()) fs::remove_all(m_path, ec);
-    }
-    std::string reserve(const std::string& target)
-    {
-        removeStale(target);
-        for (int attempt = 0; attempt < 100; ++attempt) {
-            const std::string candidate = target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
-            std::error_code ec;
-            if (!fs::exists(candidate, ec)) return m_path = candidate;
-        }
-        return {};
-    }
-    void release() { m_path.clear(); }
-
-    // Removes "<target>.tmp-<pid>-<n>" left by a conversion whose process no longer runs (killed or crashed).
-    static void removeStale(const std::string& target)
-    {
-        const fs::path parent = fs::absolute(target).parent_path();
-        const std::string prefix = fs::path(target).filename().string() + ".tmp-";
-        std::error_code ec;
-        for (const auto& entry : fs::directory_iterator(parent, ec)) {
-            const std::string name = entry.path().filename().string();
-            if (name.rfind(prefix, 0) != 0) continue;
-            const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-            if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
-        }
-    }
-
-private:
-    std::string m_path;
-};
 
 core::Status copyChannel(core::Recording& recording, std::size_t source, std::size_t target, core::TimeRange range,
                          formats::mef3::SessionWriter& writer, const core::ReadControl& control, std::uint64_t& done,
@@ -120,9 +81,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     }
     LV_TRY((*writer)->finish());
     writer->reset();
-    if (std::rename(work.c_str(), outPath.c_str()) != 0)
-        return makeError(ErrorCode::Io, "cannot move the finished session into place", outPath);
-    temp.release();
+    if (!temp.commit(outPath)) return makeError(ErrorCode::Io, "cannot move the finished session into place", outPath);
     return {};
 }
 

@@ -23,7 +23,7 @@ TEST(Cli, HelpListsSubcommandsAndVersionPrints)
 {
     std::string out;
     EXPECT_EQ(runCli("--help", out), 0);
-    for (const char* command : {"info", "convert", "stats", "archive", "extract", "validate"})
+    for (const char* command : {"info", "convert", "stats", "archive", "extract", "validate", "recover", "synth"})
         EXPECT_NE(out.find(command), std::string::npos);
     EXPECT_EQ(runCli("--version", out), 0);
     EXPECT_EQ(out.rfind("longview-cli 0.", 0), 0u) << out;

@@ -71,7 +71,7 @@ std::vector<std::uint64_t> writeSession(const SessionSpec& spec, const std::stri
 std::string SessionSpec::key() const
 {
     char key[128];
-    std::snprintf(key, sizeof key, "mef3-%dch-%gs-%gHz-%gnV-%gsblk-v3", channels, seconds, fs, uvPerCount * 1000.0,
+    std::snprintf(key, sizeof key, "mef3-%dch-%gs-%gHz-%gnV-%gsblk-v4", channels, seconds, fs, uvPerCount * 1000.0,
                   blockSeconds);
     return key;
 }

@@ -20,7 +20,7 @@ struct ConvertOptions {
     bool fillGaps = false;
     bool skipDamaged = false;
     convert::TimeColumn time = convert::TimeColumn::Seconds;
-    double blockSeconds = 1.0;
+    double blockSeconds = 0.0;
     std::string level1Password;
     std::string level2Password;
 };
@@ -85,7 +85,9 @@ std::function<int()> addConvertCommand(CLI::App& app)
     command->add_flag("--raw", o->raw, "Stored integer counts instead of physical values");
     command->add_flag("--fill-gaps", o->fillGaps, "Keep rows where every channel is in a gap (empty cells)");
     command->add_flag("--skip-damaged", o->skipDamaged, "Read a damaged block as missing samples (with a warning)");
-    command->add_option("--block-seconds", o->blockSeconds, "MEF output: RED block length in seconds (default 1)")
+    command
+        ->add_option("--block-seconds", o->blockSeconds,
+                     "MEF output: RED block length in seconds (default: 10 s, at most 32768 samples)")
         ->check(CLI::PositiveNumber);
     command->add_option("--level1-password", o->level1Password, "MEF output: level-1 password (channel metadata)");
     command->add_option("--level2-password", o->level2Password,

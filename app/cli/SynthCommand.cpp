@@ -66,7 +66,9 @@ std::function<int()> addSynthCommand(CLI::App& app)
     command->add_option("--segment-minutes", o->synth.segmentMinutes, "Start a new segment every M minutes")
         ->check(CLI::PositiveNumber);
     command->add_flag("--no-gaps", o->noGaps, "No recording pauses and no NaN runs");
-    command->add_option("--block-seconds", o->synth.blockSeconds, "RED block length in seconds (default 1)")
+    command
+        ->add_option("--block-seconds", o->synth.blockSeconds,
+                     "RED block length in seconds (default: 10 s, at most 32768 samples)")
         ->check(CLI::PositiveNumber);
     command->add_option("--threads", o->threads, "Threads (default: all cores)")->check(CLI::Range(1, 1024));
     return [o]() { return run(*o); };

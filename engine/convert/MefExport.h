@@ -11,7 +11,7 @@ namespace lv::convert {
 struct MefExportOptions {
     std::vector<std::size_t> channels; // all when empty
     core::TimeRange range;             // half-open, uUTC
-    double blockSeconds = 1.0;
+    double blockSeconds = 0.0;         // 0: the writer's default (formats::mef3::defaultBlockSamples)
     std::string level1Password;
     std::string level2Password;
 };

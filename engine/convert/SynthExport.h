@@ -20,7 +20,7 @@ struct SynthOptions {
     core::Uutc start = kDefaultSynthStart; // time of the first sample, uUTC
     double segmentMinutes = 0.0;           // > 0: a new segment every that many minutes
     bool gaps = true;                      // false: no pauses and no NaN runs
-    double blockSeconds = 1.0;
+    double blockSeconds = 0.0;             // 0: the writer's default (formats::mef3::defaultBlockSamples)
 };
 
 // What the seed decides besides the signals. Sample ranges are half-open grid indices.

@@ -88,10 +88,12 @@ std::size_t ChannelWriter::split(core::SampleGrid grid, std::int64_t firstIndex,
 
 core::Status ChannelWriter::writeBlocks(const std::vector<Block>& blocks)
 {
-    std::vector<std::vector<std::uint8_t>> encoded(blocks.size());
+    std::vector<std::vector<std::uint8_t>>& encoded = m_encoded; // buffers reused from call to call
+    if (encoded.size() < blocks.size()) encoded.resize(blocks.size());
     std::vector<RedBlockSummary> summaries(blocks.size());
     auto encode = [&](std::size_t k) {
         thread_local RedEncoder encoder;
+        encoded[k].clear();
         summaries[k] = encoder.encode(blocks[k].samples, blocks[k].start, blocks[k].discontinuity, encoded[k]);
     };
     core::InlineRunner inlineRunner;

@@ -51,7 +51,8 @@ private:
 
     std::unique_ptr<SegmentWriter> m_segment;
     core::TaskRunner* m_runner = nullptr;
-    core::Uutc m_expectedNext = core::kNoTime; // start time that continues the last block without a gap
+    core::Uutc m_expectedNext = core::kNoTime;        // start time that continues the last block without a gap
+    std::vector<std::vector<std::uint8_t>> m_encoded; // one buffer per block of a call, kept for the next
     std::vector<std::int32_t> m_tail;
     core::SampleGrid m_tailGrid;
     std::int64_t m_tailFirst = 0;

@@ -26,11 +26,14 @@ public:
 
 private:
     void makeDifferences(std::span<const std::int32_t> samples);
+    std::span<const std::uint8_t> differences() const;
     void makeStatistics(std::uint8_t* statistics);
     void rangeEncode(const std::uint8_t* statistics);
 
-    std::vector<std::uint8_t> m_differences;
+    std::vector<std::uint8_t> m_differences; // sized for the worst case; the first m_differenceCount bytes hold data
+    std::size_t m_differenceCount = 0;
     std::vector<std::uint8_t> m_coded; // its first byte is the coder's junk byte, never stored
+    std::size_t m_codedCount = 0;
 };
 
 } // namespace lv::formats::mef3

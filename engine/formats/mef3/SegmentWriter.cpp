@@ -172,7 +172,9 @@ core::Status SegmentWriter::loadCommitted()
 
 core::Status SegmentWriter::add(std::span<const std::uint8_t> block, IndexEntry entry, std::uint32_t differenceBytes)
 {
-    LV_TRY(m_tdat.writeAt(m_dataEnd, block));
+    if (m_buffer.size() + block.size() > kWriteBufferBytes) LV_TRY(flushData());
+    if (m_buffer.empty()) m_bufferOffset = m_dataEnd;
+    m_buffer.insert(m_buffer.end(), block.begin(), block.end());
     entry.fileOffset = static_cast<std::int64_t>(m_dataEnd);
     entry.startSample = m_totals.samples; // segment-relative, as the specification says
     appendIndexEntry(entry, m_pendingIndex);
@@ -182,8 +184,17 @@ core::Status SegmentWriter::add(std::span<const std::uint8_t> block, IndexEntry 
     return {};
 }
 
+core::Status SegmentWriter::flushData()
+{
+    if (m_buffer.empty()) return {};
+    LV_TRY(m_tdat.writeAt(m_bufferOffset, m_buffer));
+    m_buffer.clear();
+    return {};
+}
+
 core::Status SegmentWriter::commit()
 {
+    LV_TRY(flushData());
     if (m_pendingIndex.empty()) return {};
     const bool durable = m_setup.durability == Durability::Full;
     LV_TRY(writeHeader(m_tdat, "tdat", m_totals.blocks, m_totals.maxBlockSamples, m_dataCrc));

@@ -77,6 +77,7 @@ public:
 
 private:
     explicit SegmentWriter(SegmentSetup setup);
+    core::Status flushData();
     core::Status loadIdentity(bool forAppend);
     core::Status loadCommitted();
     void scanBlocks(std::span<const std::uint8_t> data, SegmentRecovery& report, std::vector<std::uint8_t>& entries);
@@ -94,6 +95,9 @@ private:
     std::uint32_t m_dataCrc = 0;
     std::uint32_t m_indexCrc = 0;
     std::int64_t m_committedBlocks = 0;
+    static constexpr std::size_t kWriteBufferBytes = 1 << 20;
+    std::vector<std::uint8_t> m_buffer; // blocks not yet written, to go at m_bufferOffset
+    std::uint64_t m_bufferOffset = 0;
     std::vector<std::uint8_t> m_pendingIndex; // entries written to .tdat but not yet to .tidx
     SegmentTotals m_totals;
     std::int64_t m_knownDifferenceBlocks = 0; // blocks whose difference bytes the metadata accounted for

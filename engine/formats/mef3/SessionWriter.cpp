@@ -31,7 +31,7 @@ core::Status checkPasswords(const WriterOptions& o)
         for (unsigned char c : *p) characters += (c & 0xC0) != 0x80;
         if (characters > 15) return makeError(ErrorCode::InvalidArgument, "MEF passwords have at most 15 characters");
     }
-    if (!(o.blockSeconds > 0.0) || !std::isfinite(o.blockSeconds))
+    if (!(o.blockSeconds >= 0.0) || !std::isfinite(o.blockSeconds))
         return makeError(ErrorCode::InvalidArgument, "the block length must be a positive number of seconds");
     return {};
 }
@@ -74,6 +74,12 @@ core::Result<ValidationFields> sessionPasswordFields(const std::string& path)
         return header->passwords;
     }
     return makeError(ErrorCode::NotFound, "no channel metadata found: not a MEF 3.0 session", path);
+}
+
+std::uint32_t defaultBlockSamples(double fs)
+{
+    const double tenSeconds = std::round(fs * 10.0), oneSecond = std::round(fs);
+    return static_cast<std::uint32_t>(std::clamp(std::min(tenSeconds, std::max(32768.0, oneSecond)), 1.0, 1e9));
 }
 
 SessionWriter::~SessionWriter() = default;
@@ -164,7 +170,10 @@ core::Result<std::size_t> SessionWriter::addChannel(const ChannelSpec& spec)
     s.conversionFactor = spec.conversionFactor;
     s.description = spec.description;
     s.acquisitionNumber = static_cast<std::int64_t>(m_channels.size() + 1);
-    s.blockSamples = static_cast<std::uint32_t>(std::max(1.0, std::round(spec.fs * m_options.blockSeconds)));
+    s.blockSamples =
+        m_options.blockSeconds > 0
+            ? static_cast<std::uint32_t>(std::clamp(std::round(spec.fs * m_options.blockSeconds), 1.0, 1e9))
+            : defaultBlockSamples(spec.fs);
     auto channel = ChannelWriter::create(s, m_options.runner);
     if (!channel) return channel.error();
     m_channels.push_back(std::move(*channel));

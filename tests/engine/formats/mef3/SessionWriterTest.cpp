@@ -112,12 +112,12 @@ TEST_F(Appending, StartSegmentContinuesInANewSegment)
 
 TEST_F(Appending, AnUncommittedAppendIsInvisibleAndCutOffOnReopen)
 {
-    const auto a = signal(1024, 1), b = signal(2048, 2), c = signal(512, 3);
+    const auto a = signal(1024, 1), b = signal(3 << 20, 2), c = signal(512, 3); // b: past the 1 MiB write buffer
     writeFirst(a);
     {
         auto w = SessionWriter::open(path, options);
         ASSERT_TRUE(w.ok());
-        ASSERT_TRUE((*w)->append(0, grid, 1024, b).ok()); // whole blocks reach the .tdat, no commit
+        ASSERT_TRUE((*w)->append(0, grid, 1024, b).ok()); // blocks reach the .tdat, no commit
     }                                                     // dropped like a killed process: nothing more is written
     EXPECT_EQ(readChannel(path), a);
     const auto found = problems(path);

@@ -135,8 +135,28 @@ core::Result<RecordsResult> parseRecords(Bytes file, const std::string& path, co
 
 namespace {
 
+// meflib's MEFREC_Seiz_1_0 without channel entries: onset, offset, duration, "no entry" onset code, the text as
+// the annotation (at most 1023 bytes and a terminator).
+std::vector<std::uint8_t> seizureBody(const Record& r)
+{
+    std::vector<std::uint8_t> body(1312, 0);
+    le::store(&body[0], r.time);
+    le::store(&body[8], r.time + r.durationUs);
+    le::store(&body[16], r.durationUs);
+    le::store(&body[24], std::int32_t{0});
+    le::store(&body[28], std::int32_t{-1});
+    std::copy_n(r.text.begin(), std::min<std::size_t>(r.text.size(), 1023), body.begin() + 288);
+    return body;
+}
+
+bool writtenAsIs(const std::string& type)
+{
+    return type == "Note" || type == "SyLg" || type == "EDFA" || type == "Seiz";
+}
+
 std::vector<std::uint8_t> recordBody(const Record& r)
 {
+    if (r.type == "Seiz") return seizureBody(r);
     std::vector<std::uint8_t> body;
     if (r.type == "EDFA") {
         body.resize(8);
@@ -150,10 +170,7 @@ std::vector<std::uint8_t> recordBody(const Record& r)
     return body;
 }
 
-std::string writtenType(const Record& r)
-{
-    return (r.type == "Note" || r.type == "SyLg" || r.type == "EDFA") ? r.type : std::string("Note");
-}
+std::string writtenType(const Record& r) { return writtenAsIs(r.type) ? r.type : std::string("Note"); }
 
 } // namespace
 

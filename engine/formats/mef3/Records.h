@@ -36,9 +36,9 @@ struct RecordFiles {
     std::vector<std::uint8_t> ridx;
 };
 
-// The .rdat/.ridx pair for `records` (Note, SyLg and EDFA bodies; any other type is written as a Note whose
-// text starts with the type). `header` supplies names, UUIDs and password fields; bodies are encrypted with
-// `level`'s key when level > 0. Times are written as given.
+// The .rdat/.ridx pair for `records` (Note, SyLg, EDFA and Seiz bodies, a Seiz without channel entries; any
+// other type is written as a Note whose text starts with the type). `header` supplies names, UUIDs and password fields;
+// bodies are encrypted with `level`'s key when level > 0. Times are written as given.
 RecordFiles serializeRecords(const std::vector<Record>& records, const struct UniversalHeader& header, int level,
                              const Access& keys);
 

@@ -206,6 +206,35 @@ TEST_F(Appending, AnnotationsAddedOnAppendJoinTheExistingRecords)
     EXPECT_EQ(notes[2].channel, std::optional<std::string>("a"));
 }
 
+TEST_F(Appending, NoteSeizAndEdfaRecordsRoundTripAtSessionAndChannelLevel)
+{
+    auto w = SessionWriter::create(path, options);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->addChannel({"a", 256.0, "uV", 0.5, ""}).ok());
+    ASSERT_TRUE((*w)->append(0, grid, 0, signal(2560, 1)).ok());
+    const std::vector<core::Annotation> written{
+        {kStart + 1'000'000, 0, "Note", "note on the session", std::nullopt},
+        {kStart + 2'000'000, 4'500'000, "Seiz", "seizure, left temporal", std::nullopt},
+        {kStart + 3'000'000, 250'000, "EDFA", "EDF+ annotation", std::nullopt},
+        {kStart + 4'000'000, 1'000'000, "Seiz", "on channel a", std::string("a")},
+        {kStart + 5'000'000, 0, "Note", "note on a", std::string("a")},
+    };
+    for (const core::Annotation& a : written) (*w)->addAnnotation(a);
+    ASSERT_TRUE((*w)->finish().ok());
+    auto r = openMef3(path, {});
+    ASSERT_TRUE(r.ok());
+    const auto& read = (*r)->info().annotations;
+    ASSERT_EQ(read.size(), written.size());
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        EXPECT_EQ(read[i].time, written[i].time) << i;
+        EXPECT_EQ(read[i].durationUs, written[i].durationUs) << i;
+        EXPECT_EQ(read[i].type, written[i].type) << i;
+        EXPECT_EQ(read[i].text, written[i].text) << i;
+        EXPECT_EQ(read[i].channel, written[i].channel) << i;
+    }
+    EXPECT_EQ(problems(path), std::vector<std::string>{});
+}
+
 TEST_F(Appending, PhysicalValuesRoundTripWithTheInferredResolutionAndNaNRunsBecomeGaps)
 {
     const auto k = signal(20'000, 4);

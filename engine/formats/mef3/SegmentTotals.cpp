@@ -10,7 +10,13 @@ namespace lv::formats::mef3 {
 
 void SegmentTotals::add(const IndexEntry& e, std::uint32_t differenceBytes, double fs)
 {
-    if (blocks == 0) start = e.startTime;
+    if (blocks == 0) {
+        start = e.startTime;
+        firstCount = e.sampleCount;
+    } else if ((e.redFlags & kRedDiscontinuity) || lastCount != firstCount) {
+        intervalsVary = true;
+    }
+    lastCount = e.sampleCount;
     if (e.redFlags & kRedDiscontinuity) {
         ++discontinuities;
         runBlocks = runBytes = runSamples = 0;
@@ -30,6 +36,12 @@ void SegmentTotals::add(const IndexEntry& e, std::uint32_t differenceBytes, doub
     ++blocks;
     samples += e.sampleCount;
     end = e.startTime + static_cast<core::Uutc>(std::llround(static_cast<double>(e.sampleCount) * 1e6 / fs));
+}
+
+std::int64_t SegmentTotals::blockInterval(double fs) const
+{
+    if (intervalsVary || blocks == 0) return -1;
+    return std::llround(static_cast<double>(firstCount) * 1e6 / fs);
 }
 
 } // namespace lv::formats::mef3

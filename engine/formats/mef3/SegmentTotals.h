@@ -22,6 +22,11 @@ struct SegmentTotals {
     std::int64_t discontinuities = 0;
     std::int64_t runBlocks = 0, runBytes = 0, runSamples = 0; // the contiguous run the last block ends
     std::int64_t maxRunBlocks = 0, maxRunBytes = 0, maxRunSamples = 0;
+    std::uint32_t firstCount = 0, lastCount = 0; // samples of the first and the last block
+    bool intervalsVary = false;                  // a gap, or a short block before the last: no single block interval
+
+    // meflib's block interval in microseconds, or -1 ("the intervals vary", as the specification says).
+    std::int64_t blockInterval(double fs) const;
 
     // Counts one block (its index entry, discontinuity taken from the entry's RED flags) sampled at `fs` Hz.
     void add(const IndexEntry& entry, std::uint32_t differenceBytes, double fs);

@@ -274,7 +274,8 @@ TimeSeriesMetadata SegmentWriter::metadata() const
     s.maximumBlockBytes = t.maxBlockBytes;
     s.maximumBlockSamples = t.maxBlockSamples;
     s.maximumDifferenceBytes = t.maxDifferenceBytes;
-    s.blockInterval = static_cast<std::int64_t>(std::llround(m_setup.blockSamples * 1e6 / m_setup.fs));
+    s.blockInterval = t.blocks ? t.blockInterval(m_setup.fs)
+                               : static_cast<std::int64_t>(std::llround(m_setup.blockSamples * 1e6 / m_setup.fs));
     s.numberOfDiscontinuities = t.discontinuities;
     s.maximumContiguousBlocks = t.maxRunBlocks;
     s.maximumContiguousBlockBytes = t.maxRunBytes;

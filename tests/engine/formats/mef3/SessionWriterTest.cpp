@@ -89,6 +89,28 @@ TEST_F(Appending, AppendExtendsTheLastSegmentAndKeepsGaps)
     EXPECT_EQ(problems(path), std::vector<std::string>{});
 }
 
+TEST_F(Appending, ChannelsWithDifferentAndFractionalRatesReadBackExactly)
+{
+    const double rates[] = {256.0, 100.5, 1000.0 / 3.0};
+    std::vector<std::vector<std::int32_t>> data;
+    auto w = SessionWriter::create(path, options);
+    ASSERT_TRUE(w.ok());
+    for (std::size_t c = 0; c < 3; ++c) {
+        ASSERT_TRUE((*w)->addChannel({"c" + std::to_string(c), rates[c], "uV", 0.5, ""}).ok());
+        data.push_back(signal(static_cast<std::size_t>(rates[c] * 37), static_cast<std::int32_t>(c)));
+        ASSERT_TRUE((*w)->append(c, {kStart, rates[c]}, 0, data[c]).ok());
+    }
+    ASSERT_TRUE((*w)->finish().ok());
+    auto r = openMef3(path, {});
+    ASSERT_TRUE(r.ok());
+    for (std::size_t c = 0; c < 3; ++c) {
+        EXPECT_EQ((*r)->info().channels[c].fs, rates[c]);
+        EXPECT_TRUE((*r)->info().channels[c].gaps.empty()) << c;
+        EXPECT_EQ(readChannel(path, c), data[c]) << c;
+    }
+    EXPECT_EQ(problems(path), std::vector<std::string>{});
+}
+
 TEST_F(Appending, StartSegmentContinuesInANewSegment)
 {
     const auto a = signal(1000, 1), b = signal(500, 2);

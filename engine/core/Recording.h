@@ -40,6 +40,8 @@ public:
     virtual Status readRaw(std::span<const RawSlice> slices, const ReadControl& control) = 0;
     // Non-fatal problems met while reading (e.g. one damaged block), drained by the caller.
     virtual std::vector<std::string> takeWarnings() { return {}; }
+    // The recording's blocks, when it is stored in blocks (see core/BlockSource.h); else nullptr.
+    virtual const class BlockSource* blockSource() const { return nullptr; }
 };
 
 // Samples of one channel over a time range, on the channel's grid.

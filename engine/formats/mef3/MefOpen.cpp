@@ -267,6 +267,11 @@ core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, co
     s.info.warnings = std::move(s.layout.warnings);
     recording->m_info = std::move(s.info);
     recording->m_details = std::move(s.details);
+    for (const ChannelDetail& d : recording->m_details) {
+        std::vector<core::BlockSpan>& spans = recording->m_spans.emplace_back();
+        for (const BlockRef& b : d.blocks)
+            spans.push_back({b.gridIndex, b.sampleCount, b.minimum, b.maximum, b.minimum != INT32_MIN});
+    }
     recording->m_access = s.access;
     return recording;
 }

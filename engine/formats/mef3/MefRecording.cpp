@@ -151,6 +151,18 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
     return {};
 }
 
+core::Status MefRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                                       const core::ReadControl& control) const
+{
+    if (channel >= m_details.size() || block >= m_details[channel].blocks.size())
+        return makeError(ErrorCode::InvalidArgument, "no such block");
+    const BlockRef& b = m_details[channel].blocks[block];
+    if (out.size() < b.sampleCount) return makeError(ErrorCode::InvalidArgument, "output smaller than the block");
+    const core::RawSlice slice{channel, b.gridIndex, out.first(b.sampleCount)};
+    thread_local std::vector<std::int32_t> scratch;
+    return decodeJob(Job{0, block, block + 1}, std::span(&slice, 1), control, scratch);
+}
+
 core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control)
 {
     std::vector<Job> jobs;

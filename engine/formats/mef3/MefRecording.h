@@ -1,6 +1,7 @@
 // Opens a MEF 3.0 session (.mefd directory, .mefd.tar archive, or one .timd channel) as a core::Recording.
 #pragma once
 
+#include "core/BlockSource.h"
 #include "core/Recording.h"
 #include "formats/mef3/BlockMap.h"
 #include "formats/mef3/Metadata.h"
@@ -24,11 +25,15 @@ struct ChannelDetail {
     std::vector<BlockRef> blocks;             // sorted by grid index
 };
 
-class MefRecording final : public core::Recording {
+class MefRecording final : public core::Recording, public core::BlockSource {
 public:
     const core::RecordingInfo& info() const override { return m_info; }
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
+    const core::BlockSource* blockSource() const override { return this; }
+    std::span<const core::BlockSpan> blocks(std::size_t channel) const override { return m_spans.at(channel); }
+    core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                             const core::ReadControl& control) const override;
 
     int accessLevel() const { return m_access.level; }
     const std::vector<ChannelDetail>& details() const { return m_details; }
@@ -45,6 +50,7 @@ private:
 
     core::RecordingInfo m_info;
     std::vector<ChannelDetail> m_details;
+    std::vector<std::vector<core::BlockSpan>> m_spans; // per channel, from m_details
     Access m_access;
     mutable std::mutex m_warningsMutex;
     mutable std::vector<std::string> m_warnings;

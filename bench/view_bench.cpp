@@ -1,0 +1,95 @@
+// Viewing benchmarks on a synthetic 64 ch x 24 h, 256 Hz session (written once by `synth`'s engine job and
+// cached under /tmp/longview-bench): the whole-recording overview from stored block extrema, and one 10 s page
+// of all channels, exact, from a cold and from a warm block cache.
+#include "cache/Envelope.h"
+#include "convert/SynthExport.h"
+#include "decode/ThreadPool.h"
+#include "formats/mef3/MefRecording.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace {
+
+namespace fs = std::filesystem;
+using lv::cache::BlockCache;
+using lv::cache::EnvelopeRequest;
+
+constexpr std::size_t kColumns = 1920;
+
+[[noreturn]] void fail(const lv::core::Error& e)
+{
+    std::fprintf(stderr, "benchmark failed: %s\n", e.describe().c_str());
+    std::abort();
+}
+
+lv::decode::ThreadPool& pool()
+{
+    static lv::decode::ThreadPool p;
+    return p;
+}
+
+lv::formats::mef3::MefRecording& session()
+{
+    static const auto recording = [] {
+        const std::string dir = "/tmp/longview-bench/synth-64ch-24h-256Hz-seed1-v1";
+        const std::string path = dir + "/s.mefd";
+        if (!fs::exists(path)) {
+            fs::create_directories(dir);
+            lv::convert::SynthOptions o;
+            o.channels = 64;
+            o.hours = 24;
+            lv::core::ReadControl control;
+            control.runner = &pool();
+            if (auto s = lv::convert::writeSynthSession(o, path, control); !s) fail(s.error());
+        }
+        auto opened = lv::formats::mef3::openMef3(path, {});
+        if (!opened) fail(opened.error());
+        return std::move(*opened);
+    }();
+    return *recording;
+}
+
+// Envelopes of every channel over grid range [first, end), channels in parallel.
+void envelopes(BlockCache& cache, std::int64_t first, std::int64_t end, double smear)
+{
+    auto& r = session();
+    const std::size_t channels = r.info().channels.size();
+    pool().parallelFor(channels, [&](std::size_t c) {
+        auto got = lv::cache::computeEnvelope(r, cache, {1, c, first, end, kColumns, smear}, {});
+        if (!got) fail(got.error());
+        benchmark::DoNotOptimize(got->data());
+    });
+}
+
+void BM_Overview24h64ch(benchmark::State& state)
+{
+    const std::int64_t length = session().info().channels[0].gridLength;
+    for (auto _ : state) {
+        BlockCache cache(512 << 20);
+        envelopes(cache, 0, length, 0.25);
+    }
+}
+BENCHMARK(BM_Overview24h64ch)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Arg 0: a fresh cache each time (decode every block of the page); 1: the page's blocks already cached.
+void BM_Page10s64ch(benchmark::State& state)
+{
+    const std::int64_t first = 12 * 3600 * 256 + 1234, end = first + 10 * 256;
+    BlockCache warm(512 << 20);
+    envelopes(warm, first, end, 0.0);
+    for (auto _ : state) {
+        if (state.range(0)) {
+            envelopes(warm, first, end, 0.0);
+        } else {
+            BlockCache cold(512 << 20);
+            envelopes(cold, first, end, 0.0);
+        }
+    }
+}
+BENCHMARK(BM_Page10s64ch)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+} // namespace

@@ -1,0 +1,146 @@
+// LRU list plus map under one mutex; single flight through a shared future per block being decoded.
+#include "cache/BlockCache.h"
+
+#include <algorithm>
+#include <exception>
+#include <future>
+
+namespace lv::cache {
+
+struct BlockCache::Entry {
+    BlockData data;
+    std::list<BlockKey>::iterator position;
+};
+
+struct BlockCache::InFlight {
+    std::promise<core::Result<BlockData>> promise;
+    std::shared_future<core::Result<BlockData>> result = promise.get_future().share();
+};
+
+BlockCache::BlockCache(std::size_t budgetBytes) : m_budget(budgetBytes) {}
+
+BlockCache::~BlockCache() = default;
+
+std::size_t BlockCache::bytesOf(const BlockData& data)
+{
+    return data->capacity() * sizeof(std::int32_t) + sizeof(std::vector<std::int32_t>) + 64; // 64: bookkeeping
+}
+
+core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& decode)
+{
+    std::shared_ptr<InFlight> flight;
+    {
+        std::unique_lock lock(m_mutex);
+        if (auto it = m_entries.find(key); it != m_entries.end()) {
+            m_lru.splice(m_lru.begin(), m_lru, it->second.position);
+            ++m_stats.hits;
+            return it->second.data;
+        }
+        if (auto it = m_inFlight.find(key); it != m_inFlight.end()) {
+            ++m_stats.sharedWaits;
+            auto shared = it->second->result;
+            lock.unlock();
+            return shared.get();
+        }
+        flight = std::make_shared<InFlight>();
+        m_inFlight.emplace(key, flight);
+        ++m_stats.misses;
+    }
+    core::Result<std::vector<std::int32_t>> decoded = core::makeError(core::ErrorCode::Io, "decoding failed");
+    try {
+        decoded = decode();
+    } catch (const std::exception& e) { // waiters must never hang on a decode that threw
+        decoded = core::makeError(core::ErrorCode::Io, std::string("decoding failed: ") + e.what());
+    }
+    core::Result<BlockData> result =
+        decoded ? core::Result<BlockData>(std::make_shared<const std::vector<std::int32_t>>(std::move(*decoded)))
+                : core::Result<BlockData>(decoded.error());
+    {
+        std::lock_guard lock(m_mutex);
+        m_inFlight.erase(key);
+        if (result) insert(key, *result);
+    }
+    flight->promise.set_value(result);
+    return result;
+}
+
+BlockData BlockCache::peek(const BlockKey& key)
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_entries.find(key);
+    if (it == m_entries.end()) return nullptr;
+    m_lru.splice(m_lru.begin(), m_lru, it->second.position);
+    ++m_stats.hits;
+    return it->second.data;
+}
+
+void BlockCache::insert(const BlockKey& key, BlockData data)
+{
+    if (m_entries.count(key)) return;
+    m_lru.push_front(key);
+    m_stats.bytes += bytesOf(data);
+    m_entries.emplace(key, Entry{std::move(data), m_lru.begin()});
+    evict();
+}
+
+bool BlockCache::pinned(const BlockKey& key) const
+{
+    auto it = m_pins.find(key.recording);
+    if (it == m_pins.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(), [&](const BlockRange& r) {
+        return r.channel == key.channel && key.block >= r.firstBlock && key.block < r.endBlock;
+    });
+}
+
+void BlockCache::evict()
+{
+    for (auto it = m_lru.end(); m_stats.bytes > m_budget && it != m_lru.begin();) {
+        --it;
+        if (pinned(*it)) continue;
+        auto entry = m_entries.find(*it);
+        m_stats.bytes -= bytesOf(entry->second.data);
+        m_entries.erase(entry);
+        it = m_lru.erase(it);
+        ++m_stats.evictions;
+    }
+    m_stats.entries = m_entries.size();
+}
+
+void BlockCache::pin(std::uint64_t recording, std::vector<BlockRange> ranges)
+{
+    std::lock_guard lock(m_mutex);
+    m_pins[recording] = std::move(ranges);
+    evict();
+}
+
+void BlockCache::setBudget(std::size_t bytes)
+{
+    std::lock_guard lock(m_mutex);
+    m_budget = bytes;
+    evict();
+}
+
+void BlockCache::forget(std::uint64_t recording)
+{
+    std::lock_guard lock(m_mutex);
+    m_pins.erase(recording);
+    for (auto it = m_lru.begin(); it != m_lru.end();) {
+        if (it->recording != recording) {
+            ++it;
+            continue;
+        }
+        auto entry = m_entries.find(*it);
+        m_stats.bytes -= bytesOf(entry->second.data);
+        m_entries.erase(entry);
+        it = m_lru.erase(it);
+    }
+    m_stats.entries = m_entries.size();
+}
+
+CacheStats BlockCache::stats() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_stats;
+}
+
+} // namespace lv::cache

@@ -1,0 +1,79 @@
+// A byte-budgeted LRU cache of decoded blocks shared by every reader of a process. Concurrent requests for one
+// block share a single decode; blocks in a pinned range are never evicted.
+#pragma once
+
+#include "core/Error.h"
+
+#include <compare>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace lv::cache {
+
+using BlockData = std::shared_ptr<const std::vector<std::int32_t>>;
+
+struct BlockKey {
+    std::uint64_t recording = 0; // an id the caller gives each open recording
+    std::uint32_t channel = 0;
+    std::uint64_t block = 0;
+    auto operator<=>(const BlockKey&) const = default;
+};
+
+// Blocks [firstBlock, endBlock) of one channel.
+struct BlockRange {
+    std::uint32_t channel = 0;
+    std::uint64_t firstBlock = 0;
+    std::uint64_t endBlock = 0;
+};
+
+struct CacheStats {
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;      // decodes started
+    std::uint64_t sharedWaits = 0; // requests that waited for another caller's decode of the same block
+    std::uint64_t evictions = 0;
+    std::size_t bytes = 0;
+    std::size_t entries = 0;
+};
+
+class BlockCache {
+public:
+    using Decoder = std::function<core::Result<std::vector<std::int32_t>>()>;
+
+    explicit BlockCache(std::size_t budgetBytes);
+    ~BlockCache();
+
+    // The block, from the cache or decoded now by `decode` (run on the calling thread, outside the lock).
+    // A failed decode is returned to every caller waiting for it and is not cached.
+    core::Result<BlockData> get(const BlockKey& key, const Decoder& decode);
+    // The block if it is cached (counts as a use), else nullptr.
+    BlockData peek(const BlockKey& key);
+
+    // Replaces the pinned ranges of `recording`: those blocks stay cached, even over budget.
+    void pin(std::uint64_t recording, std::vector<BlockRange> ranges);
+    void setBudget(std::size_t bytes);
+    void forget(std::uint64_t recording); // a closed recording: its blocks and pins go
+    CacheStats stats() const;
+
+private:
+    struct Entry;
+    struct InFlight;
+    bool pinned(const BlockKey& key) const;
+    void insert(const BlockKey& key, BlockData data);
+    void evict();
+    static std::size_t bytesOf(const BlockData& data);
+
+    mutable std::mutex m_mutex;
+    std::size_t m_budget;
+    std::map<BlockKey, Entry> m_entries;
+    std::list<BlockKey> m_lru; // most recent first
+    std::map<BlockKey, std::shared_ptr<InFlight>> m_inFlight;
+    std::map<std::uint64_t, std::vector<BlockRange>> m_pins;
+    CacheStats m_stats;
+};
+
+} // namespace lv::cache

@@ -1,0 +1,39 @@
+// Min/max envelopes for drawing: per pixel column the extrema of a channel's stored counts, and whether any
+// grid point of the column has no sample. Whole blocks inside a column use the extrema stored with the block
+// (MEF index entries: no decoding); partly covered blocks are decoded through the BlockCache.
+#pragma once
+
+#include "cache/BlockCache.h"
+#include "core/BlockSource.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lv::cache {
+
+struct EnvelopeColumn {
+    std::int32_t minimum = 0; // stored counts; meaningful when hasData
+    std::int32_t maximum = 0;
+    bool hasData = false;
+    bool hasGap = false; // some grid point of the column has no sample (a gap, or a NaN sample that was decoded)
+};
+
+struct EnvelopeRequest {
+    std::uint64_t recording = 0; // the cache id of the recording
+    std::size_t channel = 0;
+    std::int64_t first = 0; // grid indices [first, end), half-open
+    std::int64_t end = 0;
+    std::size_t columns = 0;
+    // 0: exact extrema. > 0: a block that only partly overlaps a column but is at most this fraction of the
+    // column's width adds its whole stored extrema instead of being decoded (an overview draws a peak up to that
+    // fraction of a column early or late, never loses one). Gap flags stay exact.
+    double smear = 0.0;
+};
+
+// Column c covers grid indices [first + c * n / columns, first + (c + 1) * n / columns), n = end - first.
+// Known gap: a NaN sample inside a block that is only summarised by its stored extrema is not flagged.
+core::Result<std::vector<EnvelopeColumn>> computeEnvelope(const core::BlockSource& source, BlockCache& cache,
+                                                          const EnvelopeRequest& request,
+                                                          const core::ReadControl& control);
+
+} // namespace lv::cache

@@ -1,0 +1,32 @@
+// Recordings stored in independently decodable blocks (MEF RED blocks) show them, so that caches and
+// envelopes can work block by block and take each block's stored extrema without decoding.
+#pragma once
+
+#include "core/Error.h"
+#include "core/Recording.h"
+
+#include <cstdint>
+#include <span>
+
+namespace lv::core {
+
+// One stored block of a channel: grid samples [first, first + count), all present except RED NaN values.
+struct BlockSpan {
+    std::int64_t first = 0;
+    std::uint32_t count = 0;
+    std::int32_t minimum = 0; // stored counts, NaN samples not counted; valid when hasExtrema
+    std::int32_t maximum = 0;
+    bool hasExtrema = false;
+};
+
+class BlockSource {
+public:
+    virtual ~BlockSource() = default;
+    // The blocks of `channel`, sorted by `first`, never overlapping.
+    virtual std::span<const BlockSpan> blocks(std::size_t channel) const = 0;
+    // Decodes one block into out[0, count) (kNoSample for NaN samples). Safe to call from several threads.
+    virtual Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                               const ReadControl& control) const = 0;
+};
+
+} // namespace lv::core

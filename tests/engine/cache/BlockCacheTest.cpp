@@ -1,0 +1,107 @@
+// The block cache: LRU eviction within the byte budget, pinning, one decode for concurrent requests, errors not
+// cached, forgetting a recording.
+#include "cache/BlockCache.h"
+
+#include <atomic>
+#include <chrono>
+#include <gtest/gtest.h>
+#include <thread>
+
+namespace lv::cache {
+namespace {
+
+constexpr std::size_t kSamples = 1000;
+constexpr std::size_t kEntryBytes = kSamples * 4 + sizeof(std::vector<std::int32_t>) + 64;
+
+BlockCache::Decoder filled(std::int32_t value, std::atomic<int>* calls = nullptr)
+{
+    return [=]() -> core::Result<std::vector<std::int32_t>> {
+        if (calls) ++*calls;
+        return std::vector<std::int32_t>(kSamples, value);
+    };
+}
+
+TEST(BlockCache, EvictsTheLeastRecentlyUsedBlockBeyondTheBudget)
+{
+    BlockCache cache(3 * kEntryBytes);
+    for (std::uint64_t b : {1, 2, 3}) ASSERT_TRUE(cache.get({7, 0, b}, filled(static_cast<std::int32_t>(b))).ok());
+    ASSERT_TRUE(cache.get({7, 0, 1}, filled(-1)).ok()); // a hit: block 1 becomes the most recent
+    ASSERT_TRUE(cache.get({7, 0, 4}, filled(4)).ok());
+    EXPECT_EQ(cache.peek({7, 0, 2}), nullptr);
+    ASSERT_NE(cache.peek({7, 0, 1}), nullptr);
+    EXPECT_EQ(cache.peek({7, 0, 1})->front(), 1); // the hit did not decode again
+    const CacheStats s = cache.stats();
+    EXPECT_EQ(s.misses, 4u);
+    EXPECT_EQ(s.evictions, 1u);
+    EXPECT_EQ(s.entries, 3u);
+    EXPECT_EQ(s.bytes, 3 * kEntryBytes);
+}
+
+TEST(BlockCache, PinnedBlocksStayEvenOverBudget)
+{
+    BlockCache cache(2 * kEntryBytes);
+    cache.pin(7, {{0, 10, 13}});
+    for (std::uint64_t b : {10, 11, 12, 20, 21}) ASSERT_TRUE(cache.get({7, 0, b}, filled(1)).ok());
+    for (std::uint64_t b : {10, 11, 12}) EXPECT_NE(cache.peek({7, 0, b}), nullptr) << b;
+    EXPECT_EQ(cache.peek({7, 0, 20}), nullptr);
+    EXPECT_EQ(cache.stats().entries, 3u); // over budget only by the pinned blocks
+    cache.pin(7, {});                     // unpinned: the budget applies again
+    EXPECT_EQ(cache.stats().entries, 2u);
+}
+
+TEST(BlockCache, ConcurrentRequestsForOneBlockShareOneDecode)
+{
+    BlockCache cache(100 * kEntryBytes);
+    std::atomic<int> calls{0};
+    std::atomic<bool> go{false};
+    auto slow = [&]() -> core::Result<std::vector<std::int32_t>> {
+        ++calls;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        return std::vector<std::int32_t>(kSamples, 5);
+    };
+    std::vector<BlockData> got(8);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < got.size(); ++t)
+        threads.emplace_back([&, t] {
+            while (!go) std::this_thread::yield();
+            auto r = cache.get({1, 2, 3}, slow);
+            if (r) got[t] = *r;
+        });
+    go = true;
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(calls.load(), 1);
+    for (const BlockData& d : got) EXPECT_EQ(d, got.front());
+    const CacheStats s = cache.stats();
+    EXPECT_EQ(s.misses, 1u);
+    EXPECT_EQ(s.sharedWaits + s.hits, 7u);
+}
+
+TEST(BlockCache, FailedDecodesAreReturnedNotCached)
+{
+    BlockCache cache(10 * kEntryBytes);
+    std::atomic<int> calls{0};
+    auto failing = [&]() -> core::Result<std::vector<std::int32_t>> {
+        ++calls;
+        return core::makeError(core::ErrorCode::CrcMismatch, "block CRC mismatch", "x.tdat", 1024);
+    };
+    auto first = cache.get({1, 0, 0}, failing);
+    ASSERT_FALSE(first.ok());
+    EXPECT_EQ(first.error().describe(), "x.tdat: block CRC mismatch (at byte 1024)");
+    EXPECT_FALSE(cache.get({1, 0, 0}, failing).ok());
+    EXPECT_EQ(calls.load(), 2);
+    EXPECT_EQ(cache.stats().entries, 0u);
+}
+
+TEST(BlockCache, ForgettingARecordingDropsOnlyItsBlocks)
+{
+    BlockCache cache(10 * kEntryBytes);
+    ASSERT_TRUE(cache.get({1, 0, 0}, filled(1)).ok());
+    ASSERT_TRUE(cache.get({2, 0, 0}, filled(2)).ok());
+    cache.forget(1);
+    EXPECT_EQ(cache.peek({1, 0, 0}), nullptr);
+    EXPECT_NE(cache.peek({2, 0, 0}), nullptr);
+    EXPECT_EQ(cache.stats().bytes, kEntryBytes);
+}
+
+} // namespace
+} // namespace lv::cache

@@ -1,0 +1,171 @@
+// Envelopes against brute force: per column min, max, data and gap flags over random requests, on an in-memory
+// block source (gaps, NaN samples, blocks without stored extrema) and on a real MEF session; whole blocks are
+// summarised from their stored extrema without decoding.
+#include "cache/Envelope.h"
+
+#include "formats/mef3/MefRecording.h"
+#include "support/TestSupport.h"
+
+#include <atomic>
+#include <gtest/gtest.h>
+#include <random>
+
+namespace lv::cache {
+namespace {
+
+// A channel held in memory as a grid of counts (kNoSample where missing), cut into blocks.
+class MemorySource final : public core::BlockSource {
+public:
+    std::vector<std::int32_t> grid;
+    std::vector<core::BlockSpan> spans;
+    mutable std::atomic<int> decodes{0};
+
+    std::span<const core::BlockSpan> blocks(std::size_t) const override { return spans; }
+    core::Status decodeBlock(std::size_t, std::size_t block, std::span<std::int32_t> out,
+                             const core::ReadControl&) const override
+    {
+        ++decodes;
+        const core::BlockSpan& s = spans[block];
+        std::copy_n(grid.begin() + s.first, s.count, out.begin());
+        return {};
+    }
+};
+
+// Blocks of 100 samples with gaps between some, NaN samples inside two, stored extrema on all but a few.
+void fill(MemorySource& m)
+{
+    m.grid.assign(20'000, core::kNoSample);
+    std::mt19937 rng(5);
+    std::int64_t at = 0;
+    for (int b = 0; at + 100 <= 20'000; ++b) {
+        core::BlockSpan s{at, 100, INT32_MAX, INT32_MIN, b % 7 != 3};
+        for (std::int64_t i = at; i < at + 100; ++i) {
+            const bool nan = (b == 11 || b == 40) && i % 17 == 0;
+            m.grid[static_cast<std::size_t>(i)] =
+                nan ? core::kNoSample : static_cast<std::int32_t>(rng() % 2001) - 1000;
+        }
+        if (b == 11 || b == 40) s.hasExtrema = false; // NaN inside: found by decoding
+        for (std::int64_t i = at; i < at + 100; ++i) {
+            const std::int32_t v = m.grid[static_cast<std::size_t>(i)];
+            if (v == core::kNoSample) continue;
+            s.minimum = std::min(s.minimum, v);
+            s.maximum = std::max(s.maximum, v);
+        }
+        m.spans.push_back(s);
+        at += 100 + (b % 9 == 4 ? 37 : 0); // a gap after some blocks
+    }
+}
+
+std::vector<EnvelopeColumn> bruteForce(const std::vector<std::int32_t>& grid, std::int64_t first, std::int64_t end,
+                                       std::size_t columns)
+{
+    std::vector<EnvelopeColumn> out(columns);
+    const std::int64_t n = end - first;
+    for (std::size_t c = 0; c < columns; ++c) {
+        const std::int64_t a = first + static_cast<std::int64_t>(c) * n / static_cast<std::int64_t>(columns);
+        const std::int64_t b = first + static_cast<std::int64_t>(c + 1) * n / static_cast<std::int64_t>(columns);
+        for (std::int64_t i = a; i < b; ++i) {
+            const std::int32_t v =
+                i < static_cast<std::int64_t>(grid.size()) ? grid[static_cast<std::size_t>(i)] : core::kNoSample;
+            if (v == core::kNoSample) {
+                out[c].hasGap = true;
+                continue;
+            }
+            out[c].minimum = out[c].hasData ? std::min(out[c].minimum, v) : v;
+            out[c].maximum = out[c].hasData ? std::max(out[c].maximum, v) : v;
+            out[c].hasData = true;
+        }
+    }
+    return out;
+}
+
+void expectSame(const std::vector<EnvelopeColumn>& got, const std::vector<EnvelopeColumn>& want)
+{
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t c = 0; c < got.size(); ++c) {
+        ASSERT_EQ(got[c].hasData, want[c].hasData) << c;
+        ASSERT_EQ(got[c].hasGap, want[c].hasGap) << c;
+        if (want[c].hasData) {
+            ASSERT_EQ(got[c].minimum, want[c].minimum) << c;
+            ASSERT_EQ(got[c].maximum, want[c].maximum) << c;
+        }
+    }
+}
+
+TEST(Envelope, MatchesBruteForceOnRandomRequests)
+{
+    MemorySource source;
+    fill(source);
+    BlockCache cache(64 << 20);
+    std::mt19937 rng(9);
+    for (int round = 0; round < 300; ++round) {
+        const std::int64_t first = static_cast<std::int64_t>(rng() % 19'000);
+        const std::int64_t end = first + 1 + static_cast<std::int64_t>(rng() % (20'500 - first));
+        const std::size_t columns = 1 + rng() % 600;
+        auto got = computeEnvelope(source, cache, {1, 0, first, end, columns}, {});
+        ASSERT_TRUE(got.ok());
+        SCOPED_TRACE("[" + std::to_string(first) + ", " + std::to_string(end) + ") in " + std::to_string(columns));
+        expectSame(*got, bruteForce(source.grid, first, end, columns));
+    }
+}
+
+TEST(Envelope, WideColumnsUseStoredExtremaWithoutDecoding)
+{
+    MemorySource source;
+    fill(source);
+    for (std::size_t b = 0; b < 10; ++b) source.spans[b].hasExtrema = true; // no NaN inside these ten
+    BlockCache cache(64 << 20);
+    const std::int64_t end = source.spans[9].first + 100; // one column over ten whole blocks and a gap
+    auto got = computeEnvelope(source, cache, {1, 0, 0, end, 1}, {});
+    ASSERT_TRUE(got.ok());
+    expectSame(*got, bruteForce(source.grid, 0, end, 1));
+    EXPECT_TRUE(got->front().hasGap);
+    EXPECT_EQ(source.decodes.load(), 0);
+    EXPECT_EQ(cache.stats().misses, 0u);
+    auto zoomed = computeEnvelope(source, cache, {1, 0, 0, 250, 50}, {}); // columns inside blocks: decoded once
+    ASSERT_TRUE(zoomed.ok());
+    EXPECT_EQ(source.decodes.load(), 3);
+}
+
+TEST(Envelope, SmearedOverviewsNeverLosePeaksAndKeepExactGaps)
+{
+    MemorySource source;
+    fill(source);
+    for (core::BlockSpan& s : source.spans) s.hasExtrema = true;
+    BlockCache cache(64 << 20);
+    const std::int64_t end = 20'000;
+    auto exact = computeEnvelope(source, cache, {1, 0, 0, end, 40, 0.0}, {});
+    const int exactDecodes = source.decodes.load();
+    auto smeared = computeEnvelope(source, cache, {2, 0, 0, end, 40, 0.25}, {});
+    ASSERT_TRUE(exact.ok() && smeared.ok());
+    EXPECT_GT(exactDecodes, 0);
+    EXPECT_EQ(source.decodes.load(), exactDecodes); // 100-sample blocks in 500-sample columns: none decoded
+    for (std::size_t c = 0; c < 40; ++c) {
+        EXPECT_EQ((*smeared)[c].hasGap, (*exact)[c].hasGap) << c;
+        EXPECT_LE((*smeared)[c].minimum, (*exact)[c].minimum) << c; // wider or equal, never narrower
+        EXPECT_GE((*smeared)[c].maximum, (*exact)[c].maximum) << c;
+    }
+}
+
+TEST(Envelope, MatchesTheReaderOnAMefSession)
+{
+    auto r = formats::mef3::openMef3((test::testdata() / "mef3/legacy/nan_gap_long.mefd").string(), {});
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const core::BlockSource* source = (*r)->blockSource();
+    ASSERT_NE(source, nullptr);
+    BlockCache cache(64 << 20);
+    for (std::size_t c = 0; c < (*r)->info().channels.size(); ++c) {
+        const core::ChannelInfo& ch = (*r)->info().channels[c];
+        const std::size_t channels[] = {c};
+        auto all = core::readRange(**r, channels, {ch.start, ch.end}, {});
+        ASSERT_TRUE(all.ok());
+        for (std::size_t columns : {1u, 7u, 300u, 5000u}) {
+            auto got = computeEnvelope(*source, cache, {1, c, 0, ch.gridLength, columns}, {});
+            ASSERT_TRUE(got.ok());
+            expectSame(*got, bruteForce(all->front().raw, 0, ch.gridLength, columns));
+        }
+    }
+}
+
+} // namespace
+} // namespace lv::cache

@@ -11,7 +11,14 @@ red="$out/corpus-fuzz_red_block"
 headers="$out/corpus-fuzz_headers"
 headersCrc="$out/corpus-fuzz_headers_crc"
 tar_="$out/corpus-fuzz_tar"
-mkdir -p "$red" "$headers" "$headersCrc" "$tar_"
+recover="$out/corpus-fuzz_recover"
+mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover"
+
+# fuzz_recover: whole .tdat files (the smaller ones; the target skips inputs over 1 MiB).
+while IFS= read -r -d '' f; do
+    cp "$f" "$recover/$(echo "$f" | md5sum | cut -c1-6)-$(basename "$f")"
+done < <(find "$data" -name '*.tdat' -size -1024k -print0)
+chmod u+w "$recover"/*
 
 u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
 

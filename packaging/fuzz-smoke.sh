@@ -5,12 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-20}
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar
+cmake --build --preset fuzz --target fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 packaging/fuzz-seeds.sh "$work" >/dev/null
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-for target in fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar; do
+for target in fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover; do
   dict=tests/fuzz/mef3.dict
   [[ $target == fuzz_tar ]] && dict=tests/fuzz/tar.dict
   echo "== $target: ${seconds} s"

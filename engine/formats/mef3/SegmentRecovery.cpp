@@ -16,13 +16,17 @@ using core::makeError;
 
 namespace {
 
+// Larger blocks are taken for damage: no writer makes them, and decoding one would allocate gigabytes.
+constexpr std::uint32_t kMaxRecoveredBlockSamples = 1u << 24;
+
 // Why the block at `offset` cannot be kept, or empty when it can; fills `out` with its samples.
 std::string checkBlock(std::span<const std::uint8_t> data, std::uint64_t offset, const Access& keys, RedBlockHeader& h,
                        std::vector<std::int32_t>& out)
 {
     if (offset + kRedHeaderBytes > data.size()) return "a block header is cut off";
     h = parseRedHeader(data.subspan(offset));
-    if (h.blockBytes < kRedHeaderBytes || h.sampleCount == 0 || offset + h.blockBytes > data.size())
+    if (h.blockBytes < kRedHeaderBytes || h.sampleCount == 0 || h.sampleCount > kMaxRecoveredBlockSamples ||
+        offset + h.blockBytes > data.size())
         return "a block is cut off or its header is damaged";
     const auto block = data.subspan(offset, h.blockBytes);
     if (!redCrcOk(h, block)) return "a block CRC does not match";

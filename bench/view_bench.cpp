@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 namespace {
 
@@ -52,6 +53,44 @@ lv::formats::mef3::MefRecording& session()
     }();
     return *recording;
 }
+
+// A cached 64 ch x 12 h synthetic session with a new segment every `minutes`.
+const std::string& segmentedSession(int minutes)
+{
+    static std::map<int, std::string> paths;
+    auto& path = paths[minutes];
+    if (!path.empty()) return path;
+    const std::string dir = "/tmp/longview-bench/synth-64ch-12h-256Hz-seg" + std::to_string(minutes) + "min-v1";
+    path = dir + "/s.mefd";
+    if (!fs::exists(path)) {
+        fs::create_directories(dir);
+        lv::convert::SynthOptions o;
+        o.channels = 64;
+        o.hours = 12;
+        o.segmentMinutes = minutes / 10.0;
+        lv::core::ReadControl control;
+        control.runner = &pool();
+        if (auto s = lv::convert::writeSynthSession(o, path, control); !s) fail(s.error());
+    }
+    return path;
+}
+
+// Args: segment length in tenths of a minute (600: 1 h, 45: 4.5 min = 10,240 segments), snapshot (1) or not.
+void BM_Open12h64ch(benchmark::State& state)
+{
+    const std::string& path = segmentedSession(static_cast<int>(state.range(0)));
+    const std::string snapshots = state.range(1) ? "/tmp/longview-bench/snapshots" : "";
+    if (auto warm = lv::formats::mef3::openMef3(path, {"", snapshots}); !warm) fail(warm.error()); // writes it
+    std::size_t segments = 0;
+    for (auto _ : state) {
+        auto opened = lv::formats::mef3::openMef3(path, {"", snapshots});
+        if (!opened) fail(opened.error());
+        segments = 0;
+        for (const auto& ch : (*opened)->info().channels) segments += ch.segments.size();
+    }
+    state.counters["segments"] = static_cast<double>(segments);
+}
+BENCHMARK(BM_Open12h64ch)->ArgsProduct({{600, 45}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Envelopes of every channel over grid range [first, end), channels in parallel.
 void envelopes(BlockCache& cache, std::int64_t first, std::int64_t end, double smear)

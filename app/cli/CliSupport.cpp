@@ -4,6 +4,7 @@
 #include "common/ErrorText.h"
 #include "core/TimeFormat.h"
 #include "formats/RecordingOpener.h"
+#include "formats/mef3/Snapshot.h"
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -77,7 +78,8 @@ const core::CancelToken* cancelToken()
 std::optional<Session> openSession(const CommonOptions& options, int& exitCode)
 {
     cancelToken();
-    auto recording = formats::openRecording({options.path, options.password});
+    auto recording =
+        formats::openRecording({options.path, options.password, formats::mef3::defaultSnapshotDirectory()});
     if (!recording) {
         exitCode = fail(recording.error());
         return std::nullopt;

@@ -12,7 +12,7 @@ core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& 
     std::error_code ec;
     if (!std::filesystem::exists(request.path, ec))
         return core::makeError(core::ErrorCode::NotFound, "no such file or directory", request.path);
-    auto mef = mef3::openMef3(request.path, mef3::OpenOptions{request.password});
+    auto mef = mef3::openMef3(request.path, mef3::OpenOptions{request.password, request.snapshotDirectory});
     if (!mef) return mef.error();
     return std::unique_ptr<core::Recording>(std::move(*mef));
 }

@@ -10,7 +10,8 @@ namespace lv::formats {
 
 struct OpenRequest {
     std::string path;
-    std::string password; // for encrypted formats; empty for none
+    std::string password;          // for encrypted formats; empty for none
+    std::string snapshotDirectory; // metadata snapshots (formats/mef3/Snapshot.h); empty: none
 };
 
 core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& request);

@@ -1,5 +1,6 @@
 // openMef3: walks the session, checks passwords and headers, places blocks, gathers records as annotations.
 #include "formats/mef3/MefRecording.h"
+#include "formats/mef3/Snapshot.h"
 
 #include "formats/mef3/Records.h"
 #include "formats/mef3/SessionLayout.h"
@@ -133,6 +134,7 @@ core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t 
         blocks.push_back(b);
     }
     detail.dataFiles.push_back(*data);
+    detail.dataPaths.push_back(files.base + ".tdat");
     return {};
 }
 
@@ -249,10 +251,24 @@ void computeSpan(OpenState& s)
 
 } // namespace
 
+void MefRecording::makeSpans()
+{
+    m_spans.clear();
+    for (const ChannelDetail& d : m_details) {
+        std::vector<core::BlockSpan>& spans = m_spans.emplace_back();
+        for (const BlockRef& b : d.blocks)
+            spans.push_back({b.gridIndex, b.sampleCount, b.minimum, b.maximum, b.minimum != INT32_MIN});
+    }
+}
+
 core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options)
 {
+    const bool snapshots = !options.snapshotDirectory.empty() && options.password.empty();
+    if (snapshots)
+        if (auto snapshot = loadSnapshot(path, options.snapshotDirectory)) return std::move(*snapshot);
     auto layout = discoverSession(path);
     if (!layout) return layout.error();
+    const auto fingerprint = snapshots ? takeFingerprint(*layout) : core::Result<Fingerprint>(Fingerprint{});
     OpenState s;
     s.layout = std::move(*layout);
     s.password = options.password;
@@ -267,12 +283,11 @@ core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, co
     s.info.warnings = std::move(s.layout.warnings);
     recording->m_info = std::move(s.info);
     recording->m_details = std::move(s.details);
-    for (const ChannelDetail& d : recording->m_details) {
-        std::vector<core::BlockSpan>& spans = recording->m_spans.emplace_back();
-        for (const BlockRef& b : d.blocks)
-            spans.push_back({b.gridIndex, b.sampleCount, b.minimum, b.maximum, b.minimum != INT32_MIN});
-    }
+    recording->m_tree = s.layout.tree;
+    recording->makeSpans();
     recording->m_access = s.access;
+    if (snapshots && fingerprint && recording->accessLevel() == 0)
+        (void)saveSnapshot(*recording, *fingerprint, options.snapshotDirectory); // a cache: failure only costs speed
     return recording;
 }
 

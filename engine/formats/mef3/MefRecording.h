@@ -7,6 +7,7 @@
 #include "formats/mef3/Metadata.h"
 #include "formats/mef3/RedBlock.h"
 #include "io/ByteSource.h"
+#include "io/FileTree.h"
 
 #include <memory>
 #include <mutex>
@@ -15,12 +16,19 @@
 namespace lv::formats::mef3 {
 
 struct OpenOptions {
-    std::string password; // level 1 or level 2; empty for none
+    OpenOptions() = default;
+    OpenOptions(std::string pass, std::string snapshots = {})
+        : password(std::move(pass))
+        , snapshotDirectory(std::move(snapshots))
+    {}
+    std::string password;          // level 1 or level 2; empty for none
+    std::string snapshotDirectory; // where metadata snapshots are kept (see Snapshot.h); empty: none
 };
 
 // What the reader knows of one channel beyond the format-neutral description.
 struct ChannelDetail {
     std::vector<io::ByteSourcePtr> dataFiles; // one .tdat per segment
+    std::vector<std::string> dataPaths;       // their paths in the session's file tree
     std::vector<TimeSeriesMetadata> metadata; // one per segment
     std::vector<BlockRef> blocks;             // sorted by grid index
 };
@@ -40,6 +48,10 @@ public:
 
 private:
     friend core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options);
+    friend core::Status saveSnapshot(const MefRecording&, const struct Fingerprint&, const std::string&);
+    friend core::Result<std::unique_ptr<MefRecording>> loadSnapshot(const std::string&, const std::string&);
+    MefRecording() = default;
+    void makeSpans();
     struct Job;
     core::Status decodeJob(const Job& job, std::span<const core::RawSlice> slices, const core::ReadControl& control,
                            std::vector<std::int32_t>& scratch) const;
@@ -51,6 +63,7 @@ private:
     core::RecordingInfo m_info;
     std::vector<ChannelDetail> m_details;
     std::vector<std::vector<core::BlockSpan>> m_spans; // per channel, from m_details
+    io::FileTreePtr m_tree;                            // where the data files live
     Access m_access;
     mutable std::mutex m_warningsMutex;
     mutable std::vector<std::string> m_warnings;

@@ -121,6 +121,24 @@ TEST(CliWrite, AFullDiskFailsClearlyLeavesNoOutputAndKeepsTheSource)
     EXPECT_TRUE(snapshot(in) == source);
 }
 
+TEST(CliWrite, InfoKeepsAndUsesASnapshotUnlessTurnedOff)
+{
+    test::TempDir dir;
+    const std::string s = (dir.path() / "s.mefd").string(), snapshots = (dir.path() / "snap").string();
+    ASSERT_EQ(runCli({"synth", s, "--channels", "3", "--hours", "0.05", "--segment-minutes", "0.5"}).exitStatus, 0);
+    std::string first, second, off;
+    ASSERT_EQ(test::run("LONGVIEW_SNAPSHOT_DIR=" + snapshots + " " + cli() + " info --json " + s, &first), 0);
+    ASSERT_EQ(std::distance(fs::directory_iterator(snapshots), fs::directory_iterator()), 1);
+    ASSERT_EQ(test::run("LONGVIEW_SNAPSHOT_DIR=" + snapshots + " " + cli() + " info --json " + s, &second), 0);
+    EXPECT_EQ(first, second);
+    fs::remove_all(snapshots);
+    ASSERT_EQ(test::run("LONGVIEW_NO_SNAPSHOT=1 LONGVIEW_SNAPSHOT_DIR=" + snapshots + " " + cli() + " info --json " + s,
+                        &off),
+              0);
+    EXPECT_EQ(off, first);
+    EXPECT_FALSE(fs::exists(snapshots));
+}
+
 TEST(CliWrite, AKilledConvertLeavesNoPartialTargetAndTheNextOneCleansUp)
 {
     test::TempDir dir;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -134,6 +135,41 @@ ByteSourcePtr memorySource(std::vector<std::uint8_t> bytes, std::string path)
 {
     return std::make_shared<MemorySource>(std::move(bytes), std::move(path));
 }
+
+namespace {
+
+class LazyFileSource final : public ByteSource {
+public:
+    explicit LazyFileSource(std::string path) : m_path(std::move(path)) {}
+    const std::string& path() const override { return m_path; }
+    std::uint64_t size() const override { return opened() ? m_file->size() : 0; }
+    core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const override
+    {
+        if (!opened()) return m_error;
+        return m_file->readAt(offset, out);
+    }
+
+private:
+    bool opened() const
+    {
+        std::call_once(m_once, [this] {
+            auto file = openFile(m_path);
+            if (file)
+                m_file = *file;
+            else
+                m_error = file.error();
+        });
+        return m_file != nullptr;
+    }
+    std::string m_path;
+    mutable std::once_flag m_once;
+    mutable ByteSourcePtr m_file;
+    mutable core::Error m_error;
+};
+
+} // namespace
+
+ByteSourcePtr lazyFile(std::string path) { return std::make_shared<LazyFileSource>(std::move(path)); }
 
 core::Result<std::vector<std::uint8_t>> readFile(const std::string& path)
 {

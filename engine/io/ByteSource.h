@@ -27,6 +27,10 @@ using ByteSourcePtr = std::shared_ptr<const ByteSource>;
 
 // Opens a regular file read-only.
 core::Result<ByteSourcePtr> openFile(const std::string& path);
+// A regular file opened on first use (size or read): many files can be named cheaply, few are opened. An open
+// that fails then is reported by the read (size() gives 0).
+ByteSourcePtr lazyFile(std::string path);
+
 // The whole content of a regular file.
 core::Result<std::vector<std::uint8_t>> readFile(const std::string& path);
 

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'L', 'V', 'S', 'N', 'A', 'P', '0', '1'};
-constexpr std::uint32_t kVersion = 1; // bump whenever the layout below or what the reader computes changes
+constexpr std::uint32_t kVersion = 2; // bump whenever the layout below or what the reader computes changes
 
 // Little-endian field writer.
 struct Out {
@@ -133,20 +133,100 @@ core::ChannelInfo getChannel(In& in)
     return c;
 }
 
-void putBlock(Out& o, const BlockRef& b)
+// Blocks are stored as differences from what the previous block predicts (next in the file, next on the grid,
+// same length, time advanced by its duration), as varints: a regular block costs about six bytes.
+enum BlockBits : std::uint8_t {
+    kOtherSegment = 1, // segment, index entry and file offset follow
+    kOtherFileAt = 2,  // file offset follows
+    kOtherGridAt = 4,  // grid index delta follows
+    kOtherCount = 8,   // sample count follows
+    kOtherTime = 16,   // start time delta from the prediction follows
+    kOtherFlags = 32,  // RED flags follow
+};
+
+void putVarint(Out& o, std::uint64_t v)
 {
-    o.put(b.segment), o.put(b.indexEntry), o.put(b.fileOffset), o.put(b.blockBytes), o.put(b.sampleCount);
-    o.put(b.startTime), o.put(b.gridIndex), o.put(b.minimum), o.put(b.maximum), o.put(b.flags);
+    while (v >= 0x80) o.put<std::uint8_t>(static_cast<std::uint8_t>(v | 0x80)), v >>= 7;
+    o.put<std::uint8_t>(static_cast<std::uint8_t>(v));
 }
 
-BlockRef getBlock(In& in)
+std::uint64_t getVarint(In& in)
 {
-    BlockRef b;
-    b.segment = in.get<std::uint32_t>(), b.indexEntry = in.get<std::uint32_t>(), b.fileOffset = in.get<std::int64_t>();
-    b.blockBytes = in.get<std::uint32_t>(), b.sampleCount = in.get<std::uint32_t>();
-    b.startTime = in.get<std::int64_t>(), b.gridIndex = in.get<std::int64_t>();
-    b.minimum = in.get<std::int32_t>(), b.maximum = in.get<std::int32_t>(), b.flags = in.get<std::uint8_t>();
-    return b;
+    std::uint64_t v = 0;
+    for (int shift = 0; shift < 64 && in.ok; shift += 7) {
+        const auto byte = in.get<std::uint8_t>();
+        v |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+        if (!(byte & 0x80)) return v;
+    }
+    in.ok = false;
+    return 0;
+}
+
+std::uint64_t zig(std::int64_t v) { return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63); }
+std::int64_t unzig(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
+
+// What the block after `p` is expected to be.
+BlockRef predictNext(const BlockRef& p, double fs)
+{
+    BlockRef n = p;
+    n.indexEntry = p.indexEntry + 1;
+    n.fileOffset = p.fileOffset + p.blockBytes;
+    n.gridIndex = p.gridIndex + p.sampleCount;
+    n.startTime = p.startTime + (fs > 0 ? std::llround(static_cast<double>(p.sampleCount) * 1e6 / fs) : 0);
+    return n;
+}
+
+void putBlocks(Out& o, const std::vector<BlockRef>& blocks, double fs)
+{
+    o.put<std::uint64_t>(blocks.size());
+    BlockRef prev{};
+    for (const BlockRef& b : blocks) {
+        const BlockRef e = predictNext(prev, fs);
+        std::uint8_t bits = 0;
+        if (b.segment != e.segment || b.indexEntry != e.indexEntry)
+            bits |= kOtherSegment;
+        else if (b.fileOffset != e.fileOffset)
+            bits |= kOtherFileAt;
+        if (b.gridIndex != e.gridIndex) bits |= kOtherGridAt;
+        if (b.sampleCount != e.sampleCount) bits |= kOtherCount;
+        if (b.startTime != e.startTime) bits |= kOtherTime;
+        if (b.flags != e.flags) bits |= kOtherFlags;
+        o.put(bits);
+        if (bits & kOtherSegment) putVarint(o, b.segment), putVarint(o, b.indexEntry);
+        if (bits & (kOtherSegment | kOtherFileAt)) putVarint(o, static_cast<std::uint64_t>(b.fileOffset));
+        if (bits & kOtherGridAt) putVarint(o, zig(b.gridIndex - e.gridIndex));
+        if (bits & kOtherCount) putVarint(o, b.sampleCount);
+        if (bits & kOtherTime) putVarint(o, zig(b.startTime - e.startTime));
+        if (bits & kOtherFlags) o.put(b.flags);
+        putVarint(o, zig(static_cast<std::int64_t>(b.blockBytes) - prev.blockBytes));
+        putVarint(o, zig(static_cast<std::int64_t>(b.minimum) - prev.minimum));
+        putVarint(o, zig(static_cast<std::int64_t>(b.maximum) - prev.maximum));
+        prev = b;
+    }
+}
+
+std::vector<BlockRef> getBlocks(In& in, double fs)
+{
+    std::vector<BlockRef> blocks(in.count(4));
+    BlockRef prev{};
+    for (BlockRef& b : blocks) {
+        b = predictNext(prev, fs);
+        const auto bits = in.get<std::uint8_t>();
+        if (bits & kOtherSegment) {
+            b.segment = static_cast<std::uint32_t>(getVarint(in));
+            b.indexEntry = static_cast<std::uint32_t>(getVarint(in));
+        }
+        if (bits & (kOtherSegment | kOtherFileAt)) b.fileOffset = static_cast<std::int64_t>(getVarint(in));
+        if (bits & kOtherGridAt) b.gridIndex += unzig(getVarint(in));
+        if (bits & kOtherCount) b.sampleCount = static_cast<std::uint32_t>(getVarint(in));
+        if (bits & kOtherTime) b.startTime += unzig(getVarint(in));
+        if (bits & kOtherFlags) b.flags = in.get<std::uint8_t>();
+        b.blockBytes = static_cast<std::uint32_t>(prev.blockBytes + unzig(getVarint(in)));
+        b.minimum = static_cast<std::int32_t>(prev.minimum + unzig(getVarint(in)));
+        b.maximum = static_cast<std::int32_t>(prev.maximum + unzig(getVarint(in)));
+        prev = b;
+    }
+    return blocks;
 }
 
 void putAnnotation(Out& o, const core::Annotation& a)
@@ -272,8 +352,7 @@ core::Status saveSnapshot(const MefRecording& r, const Fingerprint& fingerprint,
     for (const ChannelDetail& d : r.m_details) {
         o.put<std::uint64_t>(d.dataPaths.size());
         for (const std::string& p : d.dataPaths) o.text(p);
-        o.put<std::uint64_t>(d.blocks.size());
-        for (const BlockRef& b : d.blocks) putBlock(o, b);
+        putBlocks(o, d.blocks, r.m_info.channels[&d - r.m_details.data()].fs);
     }
     std::vector<std::uint8_t> file(sizeof kMagic + 4 + ZSTD_compressBound(o.b.size()));
     std::memcpy(file.data(), kMagic, sizeof kMagic);
@@ -306,7 +385,8 @@ core::Result<std::unique_ptr<MefRecording>> loadSnapshot(const std::string& sess
     const Fingerprint fingerprint = getFingerprint(in);
     if (!in.ok) return damaged();
     std::error_code ec;
-    auto tree = fs::is_regular_file(root, ec) ? io::openTarTree(root) : io::openDirectoryTree(root);
+    const bool archive = fs::is_regular_file(root, ec);
+    auto tree = archive ? io::openTarTree(root) : io::openDirectoryTree(root);
     if (!tree) return tree.error();
     if (!unchanged(**tree, fingerprint)) return makeError(ErrorCode::NotFound, "the session changed", file);
     auto r = std::unique_ptr<MefRecording>(new MefRecording());
@@ -326,12 +406,15 @@ core::Result<std::unique_ptr<MefRecording>> loadSnapshot(const std::string& sess
         d.dataPaths.resize(in.count(4));
         for (std::string& p : d.dataPaths) {
             p = in.text();
-            auto source = (*tree)->open(p);
-            if (!source) return source.error();
-            d.dataFiles.push_back(*source);
+            if (archive) { // members are byte ranges of the one archive file
+                auto source = (*tree)->open(p);
+                if (!source) return source.error();
+                d.dataFiles.push_back(*source);
+            } else {
+                d.dataFiles.push_back(io::lazyFile((*tree)->displayPath(p))); // opened when first read
+            }
         }
-        d.blocks.resize(in.count(49));
-        for (BlockRef& b : d.blocks) b = getBlock(in);
+        d.blocks = getBlocks(in, info.channels[c].fs);
     }
     if (!in.ok || in.at != payload.size()) return damaged();
     r->m_tree = *tree;

@@ -120,6 +120,25 @@ TEST_F(Snapshots, AnAppendOrANewAnnotationInvalidatesIt)
     auto full = openAndRead(path, "");
     ASSERT_TRUE(full.ok());
     expectSame(*after, *full);
+    // Every block reference, field by field, as a full open makes it.
+    auto fromSnapshot = openMef3(path, {"", snapshots});
+    auto fromFiles = openMef3(path, {});
+    ASSERT_TRUE(fromSnapshot.ok() && fromFiles.ok());
+    const auto& x = (*fromSnapshot)->details()[0].blocks;
+    const auto& y = (*fromFiles)->details()[0].blocks;
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        EXPECT_EQ(x[i].segment, y[i].segment);
+        EXPECT_EQ(x[i].indexEntry, y[i].indexEntry);
+        EXPECT_EQ(x[i].fileOffset, y[i].fileOffset);
+        EXPECT_EQ(x[i].blockBytes, y[i].blockBytes);
+        EXPECT_EQ(x[i].sampleCount, y[i].sampleCount);
+        EXPECT_EQ(x[i].startTime, y[i].startTime);
+        EXPECT_EQ(x[i].gridIndex, y[i].gridIndex);
+        EXPECT_EQ(x[i].minimum, y[i].minimum);
+        EXPECT_EQ(x[i].maximum, y[i].maximum);
+        EXPECT_EQ(x[i].flags, y[i].flags);
+    }
 }
 
 TEST_F(Snapshots, ADamagedSnapshotIsIgnoredAndRebuilt)

@@ -397,7 +397,7 @@ core::Result<std::unique_ptr<MefRecording>> loadSnapshot(const std::string& sess
     info.start = in.get<std::int64_t>(), info.end = in.get<std::int64_t>(), info.timesKnown = in.get<std::uint8_t>();
     info.channels.resize(in.count(80));
     for (core::ChannelInfo& c : info.channels) c = getChannel(in);
-    info.annotations.resize(in.count(30));
+    info.annotations.resize(in.count(29));
     for (core::Annotation& a : info.annotations) a = getAnnotation(in);
     info.warnings.resize(in.count(4));
     for (std::string& w : info.warnings) w = in.text();

@@ -13,26 +13,6 @@ namespace lv::formats::mef3 {
 using core::ErrorCode;
 using core::makeError;
 
-namespace {
-
-// The highest segment number among "<channel>-NNNNNN.segd" in the channel directory, or -1.
-int lastSegmentNumber(const SegmentSetup& s)
-{
-    int last = -1;
-    std::error_code ec;
-    const std::string prefix = s.channelName + "-";
-    for (const auto& entry : std::filesystem::directory_iterator(s.channelDir, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.size() != prefix.size() + 11 || name.rfind(prefix, 0) != 0 || !name.ends_with(".segd")) continue;
-        const std::string digits = name.substr(prefix.size(), 6);
-        if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-            last = std::max(last, std::stoi(digits));
-    }
-    return last;
-}
-
-} // namespace
-
 ChannelWriter::ChannelWriter(std::unique_ptr<SegmentWriter> segment, core::TaskRunner* runner)
     : m_segment(std::move(segment))
     , m_runner(runner)
@@ -50,7 +30,8 @@ core::Result<std::unique_ptr<ChannelWriter>> ChannelWriter::reopen(const Segment
                                                                    core::TaskRunner* runner)
 {
     SegmentSetup last = segment;
-    last.segmentNumber = lastSegmentNumber(segment);
+    const std::vector<int> numbers = segmentNumbers(segment);
+    last.segmentNumber = numbers.empty() ? -1 : numbers.back();
     if (last.segmentNumber < 0)
         return makeError(ErrorCode::NotFound, "the channel has no segment to append to", segment.channelDir);
     auto writer = SegmentWriter::reopen(last);

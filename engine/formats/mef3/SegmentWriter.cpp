@@ -6,6 +6,7 @@
 #include "formats/mef3/RedBlock.h"
 #include "io/ByteSource.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -37,6 +38,22 @@ std::string SegmentSetup::baseName() const
 std::string SegmentSetup::directory() const { return channelDir + "/" + baseName() + ".segd"; }
 
 std::string SegmentSetup::file(const char* extension) const { return directory() + "/" + baseName() + "." + extension; }
+
+std::vector<int> segmentNumbers(const SegmentSetup& s)
+{
+    std::vector<int> numbers;
+    std::error_code ec;
+    const std::string prefix = s.channelName + "-";
+    for (const auto& entry : std::filesystem::directory_iterator(s.channelDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() != prefix.size() + 11 || name.rfind(prefix, 0) != 0 || !name.ends_with(".segd")) continue;
+        const std::string digits = name.substr(prefix.size(), 6);
+        if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            numbers.push_back(std::stoi(digits));
+    }
+    std::sort(numbers.begin(), numbers.end());
+    return numbers;
+}
 
 SegmentWriter::SegmentWriter(SegmentSetup setup) : m_setup(std::move(setup)) {}
 

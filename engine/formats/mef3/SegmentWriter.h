@@ -41,6 +41,9 @@ struct SegmentSetup {
     std::string file(const char* extension) const;
 };
 
+// The numbers of the "<channel>-NNNNNN.segd" folders in setup.channelDir, ascending.
+std::vector<int> segmentNumbers(const SegmentSetup& setup);
+
 // What recovering one segment kept and dropped.
 struct SegmentRecovery {
     std::int64_t blocksKept = 0;

@@ -39,20 +39,6 @@ void removeLeftovers(const std::string& path, RecoveryReport& report)
     }
 }
 
-std::vector<int> segmentNumbers(const SegmentSetup& channel)
-{
-    std::vector<int> numbers;
-    std::error_code ec;
-    const std::string prefix = channel.channelName + "-";
-    for (const auto& entry : fs::directory_iterator(channel.channelDir, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.size() == prefix.size() + 11 && name.rfind(prefix, 0) == 0 && name.ends_with(".segd"))
-            numbers.push_back(std::atoi(name.c_str() + prefix.size()));
-    }
-    std::sort(numbers.begin(), numbers.end());
-    return numbers;
-}
-
 void describe(const SegmentRecovery& r, const std::string& segment, RecoveryReport& report)
 {
     report.kept.push_back(segment + ": " + std::to_string(r.blocksKept) + " blocks, " + std::to_string(r.samplesKept) +
@@ -105,9 +91,7 @@ core::Result<RecoveryReport> recoverSession(const std::string& path, const std::
     }
     RecoveryReport report;
     removeLeftovers(path, report);
-    std::string session = fs::path(path).filename().string();
-    if (session.empty()) session = fs::path(path).parent_path().filename().string();
-    session = session.substr(0, session.find(".mefd"));
+    const std::string session = sessionNameOf(path);
     for (const std::string& name : sessionChannelNames(path)) {
         SegmentSetup channel;
         channel.channelDir = path + "/" + name + ".timd";

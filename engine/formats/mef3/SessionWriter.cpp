@@ -36,7 +36,9 @@ core::Status checkPasswords(const WriterOptions& o)
     return {};
 }
 
-std::string sessionName(const std::string& path)
+} // namespace
+
+std::string sessionNameOf(const std::string& path)
 {
     std::string name = fs::path(path).filename().string();
     if (name.empty()) name = fs::path(path).parent_path().filename().string();
@@ -44,7 +46,7 @@ std::string sessionName(const std::string& path)
     return name;
 }
 
-} // namespace
+namespace {} // namespace
 
 std::vector<std::string> sessionChannelNames(const std::string& path)
 {
@@ -93,7 +95,7 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::st
                          path);
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;
-    writer->m_name = sessionName(path);
+    writer->m_name = sessionNameOf(path);
     writer->m_options = options;
     if (!options.level1Password.empty()) {
         writer->m_validation = makeValidationFields(options.level1Password, options.level2Password);
@@ -111,7 +113,7 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::stri
     if (!fs::is_directory(path, ec)) return makeError(ErrorCode::NotFound, "no such session directory", path);
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;
-    writer->m_name = sessionName(path);
+    writer->m_name = sessionNameOf(path);
     writer->m_options = options;
     auto fields = sessionPasswordFields(path);
     if (!fields) return fields.error();

@@ -38,6 +38,8 @@ std::uint32_t defaultBlockSamples(double fs);
 
 // The password fields of a session directory (from the first metadata file found).
 core::Result<ValidationFields> sessionPasswordFields(const std::string& path);
+// A session's name: its directory name without ".mefd".
+std::string sessionNameOf(const std::string& path);
 // The channel directories of a session directory, by name without ".timd", sorted.
 std::vector<std::string> sessionChannelNames(const std::string& path);
 

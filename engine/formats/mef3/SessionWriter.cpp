@@ -46,8 +46,6 @@ std::string sessionNameOf(const std::string& path)
     return name;
 }
 
-namespace {} // namespace
-
 std::vector<std::string> sessionChannelNames(const std::string& path)
 {
     std::vector<std::string> names;

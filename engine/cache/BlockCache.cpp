@@ -120,6 +120,12 @@ void BlockCache::setBudget(std::size_t bytes)
     evict();
 }
 
+std::size_t BlockCache::budget() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_budget;
+}
+
 void BlockCache::forget(std::uint64_t recording)
 {
     std::lock_guard lock(m_mutex);

@@ -56,6 +56,7 @@ public:
     // Replaces the pinned ranges of `recording`: those blocks stay cached, even over budget.
     void pin(std::uint64_t recording, std::vector<BlockRange> ranges);
     void setBudget(std::size_t bytes);
+    std::size_t budget() const;
     void forget(std::uint64_t recording); // a closed recording: its blocks and pins go
     CacheStats stats() const;
 

@@ -1,4 +1,4 @@
-// Column by column: gaps from block coverage, extrema from stored block extrema or decoded samples.
+// Column by column: gaps from block coverage, extrema from stored block extrema, pyramid bins or decoded samples.
 #include "cache/Envelope.h"
 
 #include <algorithm>
@@ -28,62 +28,99 @@ void scan(EnvelopeColumn& c, const std::vector<std::int32_t>& samples, std::int6
     }
 }
 
-core::Result<BlockData> decoded(const core::BlockSource& source, BlockCache& cache, const EnvelopeRequest& r,
-                                std::size_t block, const core::ReadControl& control)
-{
-    const core::BlockSpan span = source.blocks(r.channel)[block];
-    const BlockKey key{r.recording, static_cast<std::uint32_t>(r.channel), block};
-    return cache.get(key, [&]() -> core::Result<std::vector<std::int32_t>> {
-        std::vector<std::int32_t> out(span.count);
-        LV_TRY(source.decodeBlock(r.channel, block, out, control));
-        return out;
-    });
-}
+// One column's walk over the blocks it touches; holds the block decoded last (zoomed in, one block spans many
+// columns: one cache lookup).
+struct ColumnWalker {
+    const ViewContext& view;
+    const EnvelopeRequest& r;
+    const core::ReadControl& control;
+    std::span<const core::BlockSpan> blocks;
+    std::size_t heldBlock = SIZE_MAX;
+    BlockData held;
+
+    core::Status scanDecoded(EnvelopeColumn& col, std::size_t j, std::int64_t from, std::int64_t to)
+    {
+        if (heldBlock != j) {
+            auto data = fetchBlock(view, r.channel, j, control);
+            if (!data) return data.error();
+            held = std::move(*data);
+            heldBlock = j;
+        }
+        scan(col, *held, blocks[j].first, from, to);
+        return {};
+    }
+
+    // Bins of the block's summary inside [from, to) give their extrema; a bin cut by the column edge and wider
+    // than the allowed smear is scanned from the decoded block.
+    core::Status fromBins(EnvelopeColumn& col, const BlockSummary& sum, std::size_t j, std::int64_t from,
+                          std::int64_t to, double columnWidth)
+    {
+        const core::BlockSpan& s = blocks[j];
+        const std::int64_t bin = view.pyramid->binSamples();
+        for (std::int64_t k = (from - s.first) / bin; s.first + k * bin < to; ++k) {
+            const std::int64_t a = s.first + k * bin, b = std::min<std::int64_t>(a + bin, s.first + s.count);
+            const bool inside = a >= from && b <= to;
+            if (inside || static_cast<double>(b - a) <= r.smear * columnWidth) {
+                const auto u = static_cast<std::size_t>(k);
+                if (sum.minimum[u] <= sum.maximum[u]) merge(col, sum.minimum[u], sum.maximum[u]);
+                col.hasGap = col.hasGap || sum.hasNaN[u];
+                continue;
+            }
+            LV_TRY(scanDecoded(col, j, std::max(a, from), std::min(b, to)));
+        }
+        return {};
+    }
+
+    core::Status add(EnvelopeColumn& col, std::size_t j, std::int64_t from, std::int64_t to, double columnWidth)
+    {
+        const core::BlockSpan& s = blocks[j];
+        const bool whole = from == s.first && to == s.first + s.count;
+        const bool narrow = static_cast<double>(s.count) <= r.smear * columnWidth;
+        const SummaryPtr sum = view.pyramid ? view.pyramid->find(r.channel, j) : nullptr;
+        if (s.hasExtrema && (whole || narrow)) {
+            merge(col, s.minimum, s.maximum); // the block's stored extrema, no decoding
+            col.hasGap = col.hasGap || (sum && sum->anyNaN);
+            return {};
+        }
+        if (sum) return fromBins(col, *sum, j, from, to, columnWidth);
+        return scanDecoded(col, j, from, to);
+    }
+};
 
 } // namespace
 
-core::Result<std::vector<EnvelopeColumn>> computeEnvelope(const core::BlockSource& source, BlockCache& cache,
-                                                          const EnvelopeRequest& r, const core::ReadControl& control)
+core::Result<std::vector<EnvelopeColumn>> computeEnvelope(const ViewContext& view, const EnvelopeRequest& r,
+                                                          const core::ReadControl& control)
 {
     std::vector<EnvelopeColumn> columns(r.columns);
     const std::int64_t n = r.end - r.first;
     if (n <= 0 || r.columns == 0) return columns;
-    const std::span<const core::BlockSpan> blocks = source.blocks(r.channel);
-    auto k = static_cast<std::size_t>(
-        std::upper_bound(blocks.begin(), blocks.end(), r.first,
-                         [](std::int64_t v, const core::BlockSpan& b) { return v < b.first + b.count; }) -
-        blocks.begin());
-    std::size_t heldBlock = SIZE_MAX;
-    BlockData held;
+    const std::span<const core::BlockSpan> blocks = view.source->blocks(r.channel);
+    ColumnWalker walker{view, r, control, blocks, SIZE_MAX, nullptr};
+    std::size_t k = blocksCovering(*view.source, r.channel, r.first, r.first + 1).first;
     for (std::size_t c = 0; c < r.columns; ++c) {
         const std::int64_t a = r.first + static_cast<std::int64_t>(c) * n / static_cast<std::int64_t>(r.columns);
         const std::int64_t b = r.first + static_cast<std::int64_t>(c + 1) * n / static_cast<std::int64_t>(r.columns);
         EnvelopeColumn& col = columns[c];
-        // The block decoded last is held here: zoomed in, one block spans many columns (one cache lookup).
         std::int64_t covered = 0;
         for (std::size_t j = k; j < blocks.size() && blocks[j].first < b; ++j) {
             const core::BlockSpan& s = blocks[j];
             const std::int64_t from = std::max(a, s.first), to = std::min(b, s.first + s.count);
             if (from >= to) continue;
             covered += to - from;
-            const bool whole = from == s.first && to == s.first + s.count;
-            const bool narrow = static_cast<double>(s.count) <= r.smear * static_cast<double>(b - a);
-            if (s.hasExtrema && (whole || narrow)) {
-                merge(col, s.minimum, s.maximum); // the block's stored extrema, no decoding
-                continue;
-            }
-            if (heldBlock != j) {
-                auto data = decoded(source, cache, r, j, control);
-                if (!data) return data.error();
-                held = std::move(*data);
-                heldBlock = j;
-            }
-            scan(col, *held, s.first, from, to);
+            LV_TRY(walker.add(col, j, from, to, static_cast<double>(b - a)));
         }
         col.hasGap = col.hasGap || covered < b - a;
         while (k < blocks.size() && blocks[k].first + blocks[k].count <= b) ++k; // blocks that end in this column
     }
     return columns;
+}
+
+core::Result<std::vector<EnvelopeColumn>> computeEnvelope(const core::BlockSource& source, BlockCache& cache,
+                                                          const EnvelopeRequest& request,
+                                                          const core::ReadControl& control)
+{
+    return computeEnvelope(ViewContext{&source, &cache, request.recording, nullptr}, request, control);
 }
 
 } // namespace lv::cache

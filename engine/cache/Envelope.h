@@ -1,9 +1,11 @@
 // Min/max envelopes for drawing: per pixel column the extrema of a channel's stored counts, and whether any
 // grid point of the column has no sample. Whole blocks inside a column use the extrema stored with the block
-// (MEF index entries: no decoding); partly covered blocks are decoded through the BlockCache.
+// (MEF index entries: no decoding); partly covered blocks use the pyramid's bins where those are exact enough,
+// else are decoded through the BlockCache.
 #pragma once
 
 #include "cache/BlockCache.h"
+#include "cache/ViewContext.h"
 #include "core/BlockSource.h"
 
 #include <cstdint>
@@ -31,7 +33,11 @@ struct EnvelopeRequest {
 };
 
 // Column c covers grid indices [first + c * n / columns, first + (c + 1) * n / columns), n = end - first.
-// Known gap: a NaN sample inside a block that is only summarised by its stored extrema is not flagged.
+// With a pyramid, a block's NaN samples set the gap flag once the block has been summarised; a NaN sample
+// inside a block known only by its stored extrema is not flagged (request.recording is ignored: view's is used).
+core::Result<std::vector<EnvelopeColumn>> computeEnvelope(const ViewContext& view, const EnvelopeRequest& request,
+                                                          const core::ReadControl& control);
+// The same without a pyramid.
 core::Result<std::vector<EnvelopeColumn>> computeEnvelope(const core::BlockSource& source, BlockCache& cache,
                                                           const EnvelopeRequest& request,
                                                           const core::ReadControl& control);

@@ -1,0 +1,192 @@
+// Lanes as FIFO queues of (request, block) items; cancelled requests' items are skipped when popped.
+#include "cache/BlockScheduler.h"
+
+#include <atomic>
+#include <chrono>
+
+namespace lv::cache {
+
+struct BlockScheduler::Request {
+    std::uint64_t id = 0;
+    BlockRequest what;
+    std::atomic<std::size_t> remaining{0};
+    std::atomic<bool> cancelled{false};
+    std::atomic<bool> finished{false};
+    std::atomic<std::uint64_t> decoded{0};
+    std::atomic<std::uint64_t> fromCache{0};
+    std::mutex errorMutex;
+    std::optional<core::Error> error;
+};
+
+BlockScheduler::BlockScheduler(ViewContext view, std::size_t threads) : m_view(view)
+{
+    for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
+        m_workers.emplace_back([this] { workerLoop(); });
+}
+
+BlockScheduler::~BlockScheduler()
+{
+    std::vector<std::shared_ptr<Request>> queued;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        for (auto& [key, request] : m_current) queued.push_back(request);
+        m_current.clear();
+    }
+    for (auto& r : queued) finish(*r, Outcome::Cancelled);
+    m_wake.notify_all();
+    for (std::thread& t : m_workers) t.join();
+}
+
+void BlockScheduler::finish(Request& r, Outcome outcome)
+{
+    if (r.finished.exchange(true)) return;
+    if (outcome == Outcome::Cancelled) r.cancelled = true;
+    RequestResult result{r.id, outcome, std::nullopt, r.decoded.load(), r.fromCache.load()};
+    {
+        std::lock_guard lock(r.errorMutex);
+        result.error = r.error;
+    }
+    if (r.what.done) r.what.done(result);
+}
+
+std::shared_ptr<BlockScheduler::Request> BlockScheduler::detachCurrent(std::uint64_t view, Lane lane)
+{
+    auto it = m_current.find({view, lane});
+    if (it == m_current.end()) return nullptr;
+    auto stale = std::move(it->second);
+    m_current.erase(it);
+    stale->cancelled = true; // its queued items are skipped from now on
+    ++m_stats.cancelled;
+    return stale;
+}
+
+std::uint64_t BlockScheduler::submit(BlockRequest what)
+{
+    auto r = std::make_shared<Request>();
+    std::shared_ptr<Request> stale;
+    bool allCached = true;
+    for (const BlockId& b : what.blocks)
+        allCached = allCached && m_view.cache->peek({m_view.recording, b.channel, b.block}) != nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        r->id = m_nextId++;
+        ++m_stats.requests;
+        stale = detachCurrent(what.view, what.lane);
+        r->remaining = what.blocks.size();
+        r->what = std::move(what);
+        if (allCached) {
+            r->fromCache = r->what.blocks.size();
+            m_stats.fromCache += r->what.blocks.size();
+        } else {
+            m_current[{r->what.view, r->what.lane}] = r;
+            auto& lane = m_lanes[static_cast<std::size_t>(r->what.lane)];
+            for (std::size_t i = 0; i < r->what.blocks.size(); ++i) lane.push_back({r, i});
+        }
+    }
+    if (stale) finish(*stale, Outcome::Cancelled);
+    if (allCached)
+        finish(*r, Outcome::Done);
+    else
+        m_wake.notify_all();
+    return r->id;
+}
+
+void BlockScheduler::cancel(std::uint64_t view, Lane lane)
+{
+    std::shared_ptr<Request> stale;
+    {
+        std::lock_guard lock(m_mutex);
+        stale = detachCurrent(view, lane);
+    }
+    if (stale) finish(*stale, Outcome::Cancelled);
+}
+
+void BlockScheduler::cancelView(std::uint64_t view)
+{
+    for (std::size_t l = 0; l < kLaneCount; ++l) cancel(view, static_cast<Lane>(l));
+}
+
+void BlockScheduler::run(const Item& item)
+{
+    Request& r = *item.request;
+    const BlockId b = r.what.blocks[item.index];
+    const auto started = std::chrono::steady_clock::now();
+    const bool cached = m_view.cache->peek({m_view.recording, b.channel, b.block}) != nullptr;
+    core::Result<BlockData> got = cached               ? core::Result<BlockData>(nullptr)
+                                  : r.what.keepInCache ? fetchBlock(m_view, b.channel, b.block, {})
+                                                       : fetchBlockUncached(m_view, b.channel, b.block, {});
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
+    (cached ? r.fromCache : r.decoded) += 1;
+    if (!got) {
+        std::lock_guard lock(r.errorMutex);
+        if (!r.error) r.error = got.error();
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        if (cached)
+            ++m_stats.fromCache;
+        else
+            ++m_stats.decoded[static_cast<std::size_t>(r.what.lane)], m_stats.decodeMicroseconds += us.count();
+    }
+    if (r.remaining.fetch_sub(1) != 1) return;
+    {
+        std::lock_guard lock(m_mutex);
+        auto it = m_current.find({r.what.view, r.what.lane});
+        if (it != m_current.end() && it->second.get() == &r) m_current.erase(it);
+    }
+    bool failed;
+    {
+        std::lock_guard lock(r.errorMutex);
+        failed = r.error.has_value();
+    }
+    finish(r, failed ? Outcome::Failed : Outcome::Done);
+}
+
+void BlockScheduler::workerLoop()
+{
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        Item item;
+        for (auto& lane : m_lanes) {
+            while (!lane.empty() && lane.front().request->cancelled) lane.pop_front(), ++m_stats.dropped;
+            if (!lane.empty()) {
+                item = std::move(lane.front());
+                lane.pop_front();
+                break;
+            }
+        }
+        if (!item.request) {
+            if (m_busy == 0) m_idle.notify_all();
+            if (m_stopping) return;
+            m_wake.wait(lock);
+            continue;
+        }
+        ++m_busy;
+        lock.unlock();
+        run(item);
+        item.request.reset();
+        lock.lock();
+        --m_busy;
+    }
+}
+
+void BlockScheduler::waitIdle()
+{
+    std::unique_lock lock(m_mutex);
+    m_idle.wait(lock, [this] {
+        if (m_busy) return false;
+        for (auto& lane : m_lanes)
+            for (const Item& i : lane)
+                if (!i.request->cancelled) return false;
+        return true;
+    });
+}
+
+SchedulerStats BlockScheduler::stats() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_stats;
+}
+
+} // namespace lv::cache

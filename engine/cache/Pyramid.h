@@ -1,0 +1,61 @@
+// Finer min/max levels than the stored block extrema: per block, the extrema of each run of `binSamples`
+// samples and whether a NaN (missing) sample lies in it; filled from blocks as they are decoded, saved to and
+// loaded from a file next to the session's snapshot.
+#pragma once
+
+#include "core/BlockSource.h"
+#include "core/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lv::cache {
+
+// One decoded block summarised: bin k covers the block's samples [k * binSamples, (k + 1) * binSamples).
+struct BlockSummary {
+    std::vector<std::int32_t> minimum; // per bin, stored counts; INT32_MAX / INT32_MIN for a bin of only NaN
+    std::vector<std::int32_t> maximum;
+    std::vector<std::uint8_t> hasNaN; // per bin: 1 when a sample of the bin is missing
+    bool anyNaN = false;
+};
+using SummaryPtr = std::shared_ptr<const BlockSummary>;
+
+class Pyramid {
+public:
+    static constexpr std::uint32_t kDefaultBin = 256;
+
+    // One pyramid per open recording; its block lists fix the shape (read once per channel, when first used).
+    Pyramid(const core::BlockSource& source, std::size_t channels, std::uint32_t binSamples = kDefaultBin);
+    ~Pyramid();
+
+    std::uint32_t binSamples() const { return m_bin; }
+    // Summarises decoded block `block` of `channel` (its count samples, kNoSample where missing). Thread-safe.
+    void add(std::size_t channel, std::size_t block, std::span<const std::int32_t> samples);
+    // The block's summary when it has been built, else nullptr. Thread-safe.
+    SummaryPtr find(std::size_t channel, std::size_t block) const;
+    std::size_t builtBlocks() const;
+    std::size_t bytes() const; // memory held by the summaries
+
+    // The file keeps, per channel, a hash of its block list: a channel whose blocks changed is dropped on load.
+    core::Status save(const std::string& file) const;
+    core::Status load(const std::string& file); // merges the file's summaries of unchanged channels
+
+private:
+    struct Channel;
+    Channel& channel(std::size_t c) const;
+    std::uint64_t shapeHash(std::size_t c) const;
+
+    const core::BlockSource& m_source;
+    std::uint32_t m_bin;
+    mutable std::mutex m_mutex;
+    mutable std::vector<std::unique_ptr<Channel>> m_channels;
+};
+
+// Summarises one block's samples in bins of `binSamples`.
+BlockSummary summarize(std::span<const std::int32_t> samples, std::uint32_t binSamples);
+
+} // namespace lv::cache

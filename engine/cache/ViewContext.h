@@ -1,0 +1,42 @@
+// What every viewing request works on: a recording's blocks, the shared cache, and optionally its pyramid. The
+// one place blocks are decoded for viewing: through the cache (single flight), summarised into the pyramid.
+#pragma once
+
+#include "cache/BlockCache.h"
+#include "cache/Pyramid.h"
+#include "core/BlockSource.h"
+
+#include <cstdint>
+#include <span>
+
+namespace lv::cache {
+
+struct ViewContext {
+    const core::BlockSource* source = nullptr;
+    BlockCache* cache = nullptr;
+    std::uint64_t recording = 0; // the recording's key in the cache
+    Pyramid* pyramid = nullptr;  // optional: every decoded block is summarised into it
+};
+
+// Block `block` of `channel`, from the cache or decoded (and then cached and summarised).
+core::Result<BlockData> fetchBlock(const ViewContext& view, std::size_t channel, std::size_t block,
+                                   const core::ReadControl& control);
+// The block from the cache if there, else decoded and summarised without entering the cache (pyramid builds and
+// long scans that must not push the visible pages out).
+core::Result<BlockData> fetchBlockUncached(const ViewContext& view, std::size_t channel, std::size_t block,
+                                           const core::ReadControl& control);
+
+// Fills out[i] with grid sample first + i of `channel` (kNoSample where no sample exists), block by block through
+// the cache: a page assembled from cached blocks costs copies only.
+core::Status readThroughCache(const ViewContext& view, std::size_t channel, std::int64_t first,
+                              std::span<std::int32_t> out, const core::ReadControl& control);
+
+// Blocks [first, end) of `channel` that hold samples of grid range [from, to), half-open.
+struct BlockIndexRange {
+    std::size_t first = 0;
+    std::size_t end = 0;
+};
+BlockIndexRange blocksCovering(const core::BlockSource& source, std::size_t channel, std::int64_t from,
+                               std::int64_t to);
+
+} // namespace lv::cache

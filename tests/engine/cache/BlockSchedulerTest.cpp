@@ -1,0 +1,183 @@
+// The scheduler: lanes served in priority order, stale requests cancelled at block granularity, one decode for
+// blocks several requests want, errors and cached requests reported, and the order of results.
+#include "cache/BlockScheduler.h"
+
+#include "MemorySource.h"
+
+#include <condition_variable>
+#include <future>
+#include <gtest/gtest.h>
+#include <mutex>
+
+namespace lv::cache {
+namespace {
+using namespace lv::cache::testing;
+
+// Holds decodes until opened; logs the order in which blocks were decoded.
+struct Gate {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool open = false;
+    int waiting = 0;
+    std::vector<std::size_t> order;
+
+    void pass(std::size_t block)
+    {
+        std::unique_lock lock(mutex);
+        ++waiting;
+        cv.notify_all();
+        cv.wait(lock, [&] { return open; });
+        order.push_back(block);
+    }
+    void waitForOne()
+    {
+        std::unique_lock lock(mutex);
+        cv.wait(lock, [&] { return waiting > 0; });
+    }
+    void release()
+    {
+        std::lock_guard lock(mutex);
+        open = true;
+        cv.notify_all();
+    }
+};
+
+std::vector<BlockId> blocks(std::uint64_t from, std::uint64_t to)
+{
+    std::vector<BlockId> out;
+    for (std::uint64_t b = from; b < to; ++b) out.push_back({0, b});
+    return out;
+}
+
+struct Results {
+    std::mutex mutex;
+    std::vector<RequestResult> all;
+    std::function<void(const RequestResult&)> sink()
+    {
+        return [this](const RequestResult& r) {
+            std::lock_guard lock(mutex);
+            all.push_back(r);
+        };
+    }
+    RequestResult of(std::uint64_t id)
+    {
+        std::lock_guard lock(mutex);
+        for (const auto& r : all)
+            if (r.id == id) return r;
+        ADD_FAILURE() << "no result for request " << id;
+        return {};
+    }
+};
+
+TEST(BlockScheduler, ServesVisibleBeforeNearBeforeFarBeforeExport)
+{
+    MemorySource source;
+    fill(source);
+    Gate gate;
+    source.onDecode = [&](std::size_t, std::size_t b) { gate.pass(b); };
+    BlockCache cache(64 << 20);
+    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 1);
+    Results results;
+    scheduler.submit({8, Lane::Export, blocks(0, 1), true, results.sink()}); // occupies the one worker
+    gate.waitForOne();
+    const auto exportId = scheduler.submit({9, Lane::Export, blocks(100, 103), true, results.sink()});
+    const auto farId = scheduler.submit({1, Lane::Far, blocks(60, 63), true, results.sink()});
+    const auto nearId = scheduler.submit({1, Lane::Near, blocks(30, 33), true, results.sink()});
+    const auto visibleId = scheduler.submit({1, Lane::Visible, blocks(10, 13), true, results.sink()});
+    gate.release();
+    scheduler.waitIdle();
+    EXPECT_EQ(gate.order, (std::vector<std::size_t>{0, 10, 11, 12, 30, 31, 32, 60, 61, 62, 100, 101, 102}));
+    for (auto id : {exportId, farId, nearId, visibleId}) {
+        EXPECT_EQ(results.of(id).outcome, Outcome::Done);
+        EXPECT_EQ(results.of(id).decoded, 3u);
+    }
+    EXPECT_EQ(scheduler.stats().decoded[static_cast<std::size_t>(Lane::Visible)], 3u);
+}
+
+TEST(BlockScheduler, ANewerRequestOfTheSameViewCancelsTheStaleOneBlockByBlock)
+{
+    MemorySource source;
+    fill(source);
+    Gate gate;
+    source.onDecode = [&](std::size_t, std::size_t b) { gate.pass(b); };
+    BlockCache cache(64 << 20);
+    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 1);
+    Results results;
+    const auto stale = scheduler.submit({1, Lane::Visible, blocks(0, 20), true, results.sink()});
+    gate.waitForOne(); // block 0 is being decoded: it finishes, the other 19 never start
+    const auto other = scheduler.submit({2, Lane::Visible, blocks(50, 52), true, results.sink()}); // another view
+    const auto fresh = scheduler.submit({1, Lane::Visible, blocks(100, 104), true, results.sink()});
+    EXPECT_EQ(results.of(stale).outcome, Outcome::Cancelled); // reported at once, before its blocks drain
+    gate.release();
+    scheduler.waitIdle();
+    EXPECT_EQ(gate.order, (std::vector<std::size_t>{0, 50, 51, 100, 101, 102, 103}));
+    EXPECT_EQ(results.of(other).outcome, Outcome::Done);
+    EXPECT_EQ(results.of(fresh).outcome, Outcome::Done);
+    EXPECT_EQ(scheduler.stats().dropped, 19u);
+    EXPECT_EQ(scheduler.stats().cancelled, 1u);
+    EXPECT_NE(cache.peek({1, 0, 0}), nullptr); // the block decoded when the request went stale is kept
+}
+
+TEST(BlockScheduler, ConcurrentRequestsForTheSameBlocksDecodeEachOnce)
+{
+    MemorySource source;
+    fill(source);
+    source.onDecode = [](std::size_t, std::size_t) { std::this_thread::sleep_for(std::chrono::microseconds(300)); };
+    BlockCache cache(64 << 20);
+    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 4);
+    Results results;
+    for (std::uint64_t view = 1; view <= 6; ++view)
+        scheduler.submit({view, view % 2 ? Lane::Visible : Lane::Export, blocks(0, 150), true, results.sink()});
+    scheduler.waitIdle();
+    EXPECT_EQ(source.decodes.load(), 150);
+    EXPECT_EQ(cache.stats().misses, 150u);
+    for (const auto& r : results.all) EXPECT_EQ(r.outcome, Outcome::Done);
+}
+
+TEST(BlockScheduler, AFailedBlockFailsItsRequestWithTheBlocksError)
+{
+    MemorySource source;
+    fill(source);
+    source.failingBlock = 7;
+    BlockCache cache(64 << 20);
+    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 2);
+    std::promise<RequestResult> got;
+    scheduler.submit({1, Lane::Visible, blocks(5, 10), true, [&](const RequestResult& r) { got.set_value(r); }});
+    const RequestResult r = got.get_future().get();
+    EXPECT_EQ(r.outcome, Outcome::Failed);
+    ASSERT_TRUE(r.error.has_value());
+    EXPECT_EQ(r.error->message, "block 7 is damaged");
+    EXPECT_EQ(cache.peek({1, 0, 7}), nullptr); // failures are not cached
+}
+
+TEST(BlockScheduler, ARequestWhoseBlocksAreCachedIsAnsweredInsideSubmit)
+{
+    MemorySource source;
+    fill(source);
+    BlockCache cache(64 << 20);
+    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 1);
+    scheduler.submit({1, Lane::Visible, blocks(0, 4), true, {}});
+    scheduler.waitIdle();
+    bool answered = false;
+    scheduler.submit({1, Lane::Visible, blocks(0, 4), true, [&](const RequestResult& r) {
+                          answered = r.outcome == Outcome::Done && r.fromCache == 4 && r.decoded == 0;
+                      }});
+    EXPECT_TRUE(answered);
+    EXPECT_EQ(source.decodes.load(), 4);
+}
+
+TEST(BlockScheduler, UncachedRequestsOnlyFeedThePyramid)
+{
+    MemorySource source;
+    fill(source);
+    BlockCache cache(64 << 20);
+    Pyramid pyramid(source, 1, 16);
+    BlockScheduler scheduler({&source, &cache, 1, &pyramid}, 2);
+    scheduler.submit({1, Lane::Export, blocks(0, 50), false, {}});
+    scheduler.waitIdle();
+    EXPECT_EQ(pyramid.builtBlocks(), 50u);
+    EXPECT_EQ(cache.stats().entries, 0u);
+}
+
+} // namespace
+} // namespace lv::cache

@@ -1,0 +1,128 @@
+// Pyramid bins against brute force: summaries of decoded blocks, envelopes from bins equal to min/max over the
+// samples with exact NaN flags (also inside blocks that have stored extrema), and the file round trip.
+#include "cache/Pyramid.h"
+
+#include "MemorySource.h"
+#include "cache/ViewContext.h"
+#include "support/TestSupport.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+namespace lv::cache {
+namespace {
+using namespace lv::cache::testing;
+
+void buildAll(const ViewContext& view)
+{
+    for (std::size_t b = 0; b < view.source->blocks(0).size(); ++b)
+        ASSERT_TRUE(fetchBlockUncached(view, 0, b, {}).ok());
+}
+
+TEST(Pyramid, BinsHoldMinMaxAndNaNOfTheirSamples)
+{
+    const std::vector<std::int32_t> samples{5, -3, core::kNoSample, 7, core::kNoSample, core::kNoSample, 2};
+    const BlockSummary s = summarize(samples, 3);
+    EXPECT_EQ(s.minimum, (std::vector<std::int32_t>{-3, 7, 2}));
+    EXPECT_EQ(s.maximum, (std::vector<std::int32_t>{5, 7, 2}));
+    EXPECT_EQ(s.hasNaN, (std::vector<std::uint8_t>{1, 1, 0}));
+    EXPECT_TRUE(s.anyNaN);
+    const BlockSummary empty = summarize(std::vector<std::int32_t>{core::kNoSample, core::kNoSample}, 4);
+    EXPECT_GT(empty.minimum[0], empty.maximum[0]); // no data in the bin
+}
+
+TEST(Pyramid, EnvelopesFromBinsMatchBruteForceWithExactNaNFlags)
+{
+    MemorySource source;
+    fill(source);
+    for (core::BlockSpan& s : source.spans) s.hasExtrema = true; // NaN samples hide inside stored extrema
+    BlockCache cache(64 << 20);
+    Pyramid pyramid(source, 1, 16);
+    const ViewContext view{&source, &cache, 1, &pyramid};
+    // Without summaries, a column over all of block 11 misses its NaN samples: the known gap the pyramid closes.
+    const std::int64_t b11 = source.spans[11].first;
+    auto before = computeEnvelope(view, {1, 0, b11, b11 + 100, 1}, {});
+    ASSERT_TRUE(before.ok());
+    EXPECT_FALSE(before->front().hasGap);
+    buildAll(view);
+    EXPECT_EQ(pyramid.builtBlocks(), source.spans.size());
+    EXPECT_EQ(cache.stats().entries, 0u); // a pyramid build does not fill the cache
+    auto after = computeEnvelope(view, {1, 0, b11, b11 + 100, 1}, {});
+    ASSERT_TRUE(after.ok());
+    EXPECT_TRUE(after->front().hasGap);
+    std::mt19937 rng(21);
+    for (int round = 0; round < 300; ++round) {
+        const std::int64_t first = static_cast<std::int64_t>(rng() % 19'000);
+        const std::int64_t end = first + 1 + static_cast<std::int64_t>(rng() % (20'500 - first));
+        const std::size_t columns = 1 + rng() % 600;
+        auto got = computeEnvelope(view, {1, 0, first, end, columns}, {});
+        ASSERT_TRUE(got.ok());
+        SCOPED_TRACE("[" + std::to_string(first) + ", " + std::to_string(end) + ") in " + std::to_string(columns));
+        expectSame(*got, bruteForce(source.grid, first, end, columns));
+    }
+}
+
+TEST(Pyramid, WideColumnsAreServedFromBinsWithoutDecoding)
+{
+    MemorySource source;
+    fill(source);
+    for (core::BlockSpan& s : source.spans) s.hasExtrema = true;
+    BlockCache cache(64 << 20);
+    Pyramid pyramid(source, 1, 16);
+    const ViewContext view{&source, &cache, 1, &pyramid};
+    buildAll(view);
+    const int built = source.decodes.load();
+    // 230-sample columns cut blocks; 16-sample bins are within a smear of 0.1 column: no decode at all.
+    auto smeared = computeEnvelope(view, {1, 0, 0, 23'000, 100, 0.1}, {});
+    ASSERT_TRUE(smeared.ok());
+    EXPECT_EQ(source.decodes.load(), built);
+    const auto exact = bruteForce(source.grid, 0, 23'000, 100);
+    for (std::size_t c = 0; c < 100; ++c) {
+        EXPECT_EQ((*smeared)[c].hasGap, exact[c].hasGap) << c;
+        EXPECT_LE((*smeared)[c].minimum, exact[c].minimum) << c;
+        EXPECT_GE((*smeared)[c].maximum, exact[c].maximum) << c;
+    }
+}
+
+TEST(Pyramid, SavedAndLoadedSummariesAreKeptOnlyForUnchangedChannels)
+{
+    MemorySource source;
+    fill(source);
+    BlockCache cache(64 << 20);
+    Pyramid pyramid(source, 1, 16);
+    const ViewContext view{&source, &cache, 1, &pyramid};
+    for (std::size_t b = 0; b < 30; ++b) ASSERT_TRUE(fetchBlockUncached(view, 0, b, {}).ok());
+    lv::test::TempDir dir;
+    const std::string file = (dir.path() / "p.lvpyr").string();
+    ASSERT_TRUE(pyramid.save(file).ok());
+
+    Pyramid loaded(source, 1, 16);
+    ASSERT_TRUE(loaded.load(file).ok());
+    EXPECT_EQ(loaded.builtBlocks(), 30u);
+    for (std::size_t b = 0; b < 30; ++b) {
+        EXPECT_EQ(loaded.find(0, b)->minimum, pyramid.find(0, b)->minimum);
+        EXPECT_EQ(loaded.find(0, b)->hasNaN, pyramid.find(0, b)->hasNaN);
+    }
+    MemorySource changed;
+    fill(changed);
+    changed.spans[5].maximum += 1; // another block list: the channel's summaries are dropped
+    Pyramid stale(changed, 1, 16);
+    ASSERT_TRUE(stale.load(file).ok());
+    EXPECT_EQ(stale.builtBlocks(), 0u);
+    Pyramid otherBins(source, 1, 32);
+    EXPECT_EQ(otherBins.load(file).error().code, core::ErrorCode::Corrupt);
+
+    const auto bytes = lv::test::readBytes(file);
+    for (std::size_t at : {std::size_t{3}, std::size_t{9}, bytes.size() / 2, bytes.size() - 1}) {
+        auto damaged = bytes;
+        damaged[at] ^= 0x5a;
+        lv::test::writeBytes(file, damaged);
+        Pyramid p(source, 1, 16);
+        auto status = p.load(file);
+        EXPECT_FALSE(status.ok()) << at;
+        EXPECT_EQ(p.builtBlocks(), 0u) << at;
+    }
+}
+
+} // namespace
+} // namespace lv::cache

@@ -1,0 +1,83 @@
+// Opening for viewing: recording, cache id, pyramid file beside the snapshot, scheduler threads.
+#include "view/ViewSession.h"
+
+#include "decode/ThreadPool.h"
+#include "formats/RecordingOpener.h"
+#include "formats/mef3/Snapshot.h"
+
+#include <filesystem>
+
+namespace lv::view {
+
+namespace {
+
+std::uint64_t nextRecordingId()
+{
+    static std::atomic<std::uint64_t> id{1};
+    return id++;
+}
+
+} // namespace
+
+core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& path, const ViewOptions& options)
+{
+    auto recording = formats::openRecording({path, options.password, options.snapshotDirectory});
+    if (!recording) return recording.error();
+    const core::BlockSource* source = (*recording)->blockSource();
+    if (!source)
+        return core::makeError(core::ErrorCode::Unsupported, "this format cannot be viewed block by block yet", path);
+    auto s = std::unique_ptr<ViewSession>(new ViewSession());
+    s->m_recording = std::move(*recording);
+    s->m_cache = options.cache ? options.cache : std::make_shared<cache::BlockCache>(options.cacheBytes);
+    s->m_pyramid = std::make_unique<cache::Pyramid>(*source, s->info().channels.size());
+    if (!options.snapshotDirectory.empty() && options.password.empty()) {
+        s->m_pyramidFile = std::filesystem::path(formats::mef3::snapshotFile(options.snapshotDirectory, path))
+                               .replace_extension(".lvpyr")
+                               .string();
+        (void)s->m_pyramid->load(s->m_pyramidFile); // none yet, damaged or stale: built again as blocks decode
+    }
+    const std::size_t threads = options.threads ? options.threads : decode::ThreadPool::defaultThreadCount();
+    s->m_scheduler = std::make_unique<cache::BlockScheduler>(
+        cache::ViewContext{source, s->m_cache.get(), nextRecordingId(), s->m_pyramid.get()}, threads);
+    return s;
+}
+
+ViewSession::~ViewSession()
+{
+    const std::uint64_t id = m_scheduler ? m_scheduler->view().recording : 0;
+    m_scheduler.reset(); // joins the workers before the pyramid and recording go
+    (void)savePyramid();
+    if (m_cache) m_cache->forget(id);
+}
+
+core::Status ViewSession::savePyramid() const
+{
+    if (m_pyramidFile.empty() || !m_pyramid || m_pyramid->builtBlocks() == 0) return {};
+    return m_pyramid->save(m_pyramidFile);
+}
+
+core::Result<std::vector<cache::EnvelopeColumn>> ViewSession::envelope(std::size_t channel, core::TimeRange range,
+                                                                       std::size_t columns, double smear,
+                                                                       const core::ReadControl& control)
+{
+    const core::SampleGrid grid = info().channels.at(channel).grid();
+    const cache::EnvelopeRequest request{context().recording,
+                                         channel,
+                                         grid.firstIndexAtOrAfter(range.start),
+                                         grid.firstIndexAtOrAfter(range.end),
+                                         columns,
+                                         smear};
+    return cache::computeEnvelope(context(), request, control);
+}
+
+void ViewSession::buildPyramid(std::function<void(const cache::RequestResult&)> done)
+{
+    cache::BlockRequest request{0, cache::Lane::Export, {}, false, std::move(done)};
+    const core::BlockSource& source = *context().source;
+    for (std::size_t c = 0; c < info().channels.size(); ++c)
+        for (std::size_t b = 0; b < source.blocks(c).size(); ++b)
+            if (!m_pyramid->find(c, b)) request.blocks.push_back({static_cast<std::uint32_t>(c), b});
+    m_scheduler->submit(std::move(request));
+}
+
+} // namespace lv::view

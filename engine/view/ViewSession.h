@@ -1,0 +1,57 @@
+// One recording opened for viewing: the recording (from its snapshot when there is one), the shared block cache,
+// the decode scheduler, the min/max pyramid (loaded from and saved next to the snapshot) and envelopes over time.
+#pragma once
+
+#include "cache/BlockScheduler.h"
+#include "cache/Envelope.h"
+#include "cache/PageLoader.h"
+#include "cache/Pyramid.h"
+#include "core/Recording.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace lv::view {
+
+struct ViewOptions {
+    std::string password;
+    std::string snapshotDirectory;            // metadata snapshots and pyramids; empty: neither is kept
+    std::shared_ptr<cache::BlockCache> cache; // shared by every recording of the process; null: a new one
+    std::size_t cacheBytes = 512u << 20;      // budget of a new cache
+    std::size_t threads = 0;                  // decode threads; 0: every core
+};
+
+class ViewSession {
+public:
+    static core::Result<std::unique_ptr<ViewSession>> open(const std::string& path, const ViewOptions& options);
+    ~ViewSession(); // cancels queued decodes, saves the pyramid
+
+    core::Recording& recording() { return *m_recording; }
+    const core::RecordingInfo& info() const { return m_recording->info(); }
+    cache::BlockCache& cache() { return *m_cache; }
+    cache::BlockScheduler& scheduler() { return *m_scheduler; }
+    cache::Pyramid& pyramid() { return *m_pyramid; }
+    const cache::ViewContext& context() const { return m_scheduler->view(); }
+    const std::string& pyramidFile() const { return m_pyramidFile; }
+
+    // Per column of `columns`, the envelope of channel `channel` over [range.start, range.end) (uUTC); smear as
+    // in cache::EnvelopeRequest.
+    core::Result<std::vector<cache::EnvelopeColumn>> envelope(std::size_t channel, core::TimeRange range,
+                                                              std::size_t columns, double smear = 0.0,
+                                                              const core::ReadControl& control = {});
+    // Queues every block not yet summarised on the export lane, uncached (the pyramid builds in the background).
+    void buildPyramid(std::function<void(const cache::RequestResult&)> done = {});
+    core::Status savePyramid() const;
+
+private:
+    ViewSession() = default;
+
+    std::unique_ptr<core::Recording> m_recording;
+    std::shared_ptr<cache::BlockCache> m_cache;
+    std::unique_ptr<cache::Pyramid> m_pyramid;
+    std::unique_ptr<cache::BlockScheduler> m_scheduler;
+    std::string m_pyramidFile;
+};
+
+} // namespace lv::view

@@ -1,0 +1,79 @@
+// A recording opened for viewing: envelopes from the pyramid equal brute force over the reader's samples, the
+// pyramid is saved beside the snapshot and served again on the next open without decoding.
+#include "view/ViewSession.h"
+
+#include "engine/cache/MemorySource.h"
+#include "support/TestSupport.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+namespace lv::view {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::size_t totalBlocks(ViewSession& s)
+{
+    std::size_t n = 0;
+    for (std::size_t c = 0; c < s.info().channels.size(); ++c) n += s.context().source->blocks(c).size();
+    return n;
+}
+
+class ViewSessions : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ViewSessions, PyramidEnvelopesMatchTheReaderAndThePyramidIsKept)
+{
+    test::TempDir snapshots;
+    const std::string path = (test::testdata() / "mef3/legacy" / GetParam()).string();
+    const ViewOptions options{"", snapshots.path().string(), nullptr, 64u << 20, 2};
+    std::size_t blocks = 0;
+    {
+        auto opened = ViewSession::open(path, options);
+        ASSERT_TRUE(opened.ok()) << opened.error().describe();
+        ViewSession& s = **opened;
+        blocks = totalBlocks(s);
+        s.buildPyramid();
+        s.scheduler().waitIdle();
+        EXPECT_EQ(s.pyramid().builtBlocks(), blocks);
+        EXPECT_EQ(s.cache().stats().entries, 0u); // built without filling the cache
+        for (std::size_t c = 0; c < s.info().channels.size(); ++c) {
+            const core::ChannelInfo& ch = s.info().channels[c];
+            const std::size_t channels[] = {c};
+            auto all = core::readRange(s.recording(), channels, {ch.start, ch.end}, {});
+            ASSERT_TRUE(all.ok());
+            for (std::size_t columns : {1u, 7u, 300u, 5000u}) {
+                auto got = s.envelope(c, {ch.start, ch.end}, columns);
+                ASSERT_TRUE(got.ok());
+                cache::testing::expectSame(*got,
+                                           cache::testing::bruteForce(all->front().raw, 0, ch.gridLength, columns));
+            }
+        }
+        EXPECT_FALSE(s.pyramidFile().empty());
+    }
+    auto again = ViewSession::open(path, options);
+    ASSERT_TRUE(again.ok());
+    EXPECT_TRUE(fs::exists((*again)->pyramidFile()));
+    EXPECT_EQ((*again)->pyramid().builtBlocks(), blocks); // from the file, before any decode
+    EXPECT_EQ((*again)->cache().stats().misses, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Legacy, ViewSessions, ::testing::Values("nan_gap_long.mefd", "multi_segment.mefd"));
+
+TEST(ViewSession, WithoutASnapshotFolderNoPyramidIsKept)
+{
+    auto opened = ViewSession::open((test::testdata() / "mef3/legacy/plain_single.mefd").string(), {});
+    ASSERT_TRUE(opened.ok());
+    EXPECT_TRUE((*opened)->pyramidFile().empty());
+    EXPECT_TRUE((*opened)->savePyramid().ok());
+}
+
+TEST(ViewSession, AMissingRecordingIsAnError)
+{
+    auto opened = ViewSession::open("/nonexistent/x.mefd", {});
+    ASSERT_FALSE(opened.ok());
+    EXPECT_NE(opened.error().describe().find("/nonexistent/x.mefd"), std::string::npos);
+}
+
+} // namespace
+} // namespace lv::view

@@ -52,8 +52,8 @@ struct ColumnWalker {
 
     // Bins of the block's summary inside [from, to) give their extrema; a bin cut by the column edge and wider
     // than the allowed smear is scanned from the decoded block.
-    core::Status fromBins(EnvelopeColumn& col, const BlockSummary& sum, std::size_t j, std::int64_t from,
-                          std::int64_t to, double columnWidth)
+    core::Status fromBins(EnvelopeColumn& col, const BlockBins& sum, std::size_t j, std::int64_t from, std::int64_t to,
+                          double columnWidth)
     {
         const core::BlockSpan& s = blocks[j];
         const std::int64_t bin = view.pyramid->binSamples();
@@ -76,7 +76,7 @@ struct ColumnWalker {
         const core::BlockSpan& s = blocks[j];
         const bool whole = from == s.first && to == s.first + s.count;
         const bool narrow = static_cast<double>(s.count) <= r.smear * columnWidth;
-        const SummaryPtr sum = view.pyramid ? view.pyramid->find(r.channel, j) : nullptr;
+        const std::optional<BlockBins> sum = view.pyramid ? view.pyramid->find(r.channel, j) : std::nullopt;
         if (s.hasExtrema && (whole || narrow)) {
             merge(col, s.minimum, s.maximum); // the block's stored extrema, no decoding
             col.hasGap = col.hasGap || (sum && sum->anyNaN);

@@ -50,8 +50,14 @@ struct Reader {
 
 } // namespace
 
+// Bins of every block in flat arrays: block b's bins start at firstBin[b]. The bin arrays are allocated without
+// initialisation, so the pages of blocks never summarised are never touched (not resident).
 struct Pyramid::Channel {
-    std::vector<SummaryPtr> blocks;
+    std::vector<std::uint64_t> firstBin; // per block, plus the total at the end
+    std::vector<std::uint8_t> state;     // per block: 0 not built, 1 built, 3 built with a NaN sample
+    std::unique_ptr<std::int32_t[]> minimum, maximum;
+    std::unique_ptr<std::uint8_t[]> hasNaN;
+    std::size_t built = 0;
 };
 
 BlockSummary summarize(std::span<const std::int32_t> samples, std::uint32_t bin)
@@ -90,35 +96,53 @@ Pyramid::Channel& Pyramid::channel(std::size_t c) const // m_mutex held
     auto& slot = m_channels.at(c);
     if (!slot) {
         slot = std::make_unique<Channel>();
-        slot->blocks.resize(m_source.blocks(c).size());
+        const auto blocks = m_source.blocks(c);
+        slot->firstBin.resize(blocks.size() + 1);
+        for (std::size_t b = 0; b < blocks.size(); ++b)
+            slot->firstBin[b + 1] = slot->firstBin[b] + (blocks[b].count + m_bin - 1) / m_bin;
+        slot->state.assign(blocks.size(), 0);
+        const std::size_t bins = slot->firstBin.back();
+        slot->minimum.reset(new std::int32_t[bins]);
+        slot->maximum.reset(new std::int32_t[bins]);
+        slot->hasNaN.reset(new std::uint8_t[bins]);
     }
     return *slot;
 }
 
-void Pyramid::add(std::size_t c, std::size_t block, std::span<const std::int32_t> samples)
+void Pyramid::store(Channel& ch, std::size_t block, const BlockSummary& s)
 {
-    auto summary = std::make_shared<const BlockSummary>(summarize(samples, m_bin));
-    std::lock_guard lock(m_mutex);
-    Channel& ch = channel(c);
-    if (block < ch.blocks.size() && !ch.blocks[block]) ch.blocks[block] = std::move(summary);
+    if (block >= ch.state.size() || ch.state[block] || s.minimum.size() != ch.firstBin[block + 1] - ch.firstBin[block])
+        return;
+    const std::size_t at = ch.firstBin[block];
+    std::copy(s.minimum.begin(), s.minimum.end(), &ch.minimum[at]);
+    std::copy(s.maximum.begin(), s.maximum.end(), &ch.maximum[at]);
+    std::copy(s.hasNaN.begin(), s.hasNaN.end(), &ch.hasNaN[at]);
+    ch.state[block] = s.anyNaN ? 3 : 1;
+    ++ch.built;
 }
 
-SummaryPtr Pyramid::find(std::size_t c, std::size_t block) const
+void Pyramid::add(std::size_t c, std::size_t block, std::span<const std::int32_t> samples)
+{
+    const BlockSummary summary = summarize(samples, m_bin);
+    std::lock_guard lock(m_mutex);
+    store(channel(c), block, summary);
+}
+
+std::optional<BlockBins> Pyramid::find(std::size_t c, std::size_t block) const
 {
     std::lock_guard lock(m_mutex);
-    if (c >= m_channels.size() || !m_channels[c]) return nullptr;
-    const auto& blocks = m_channels[c]->blocks;
-    return block < blocks.size() ? blocks[block] : nullptr;
+    if (c >= m_channels.size() || !m_channels[c]) return std::nullopt;
+    const Channel& ch = *m_channels[c];
+    if (block >= ch.state.size() || !ch.state[block]) return std::nullopt;
+    const std::size_t at = ch.firstBin[block], n = ch.firstBin[block + 1] - at;
+    return BlockBins{{&ch.minimum[at], n}, {&ch.maximum[at], n}, {&ch.hasNaN[at], n}, ch.state[block] == 3};
 }
 
 std::size_t Pyramid::builtBlocks() const
 {
     std::lock_guard lock(m_mutex);
     std::size_t n = 0;
-    for (const auto& ch : m_channels)
-        if (ch)
-            n += static_cast<std::size_t>(
-                std::count_if(ch->blocks.begin(), ch->blocks.end(), [](const SummaryPtr& s) { return s != nullptr; }));
+    for (const auto& ch : m_channels) n += ch ? ch->built : 0;
     return n;
 }
 
@@ -128,9 +152,9 @@ std::size_t Pyramid::bytes() const
     std::size_t n = 0;
     for (const auto& ch : m_channels) {
         if (!ch) continue;
-        n += ch->blocks.size() * sizeof(SummaryPtr);
-        for (const SummaryPtr& s : ch->blocks)
-            if (s) n += sizeof(BlockSummary) + 64 + s->minimum.size() * 9;
+        n += ch->state.size() * 9; // firstBin and state
+        for (std::size_t b = 0; b < ch->state.size(); ++b)
+            if (ch->state[b]) n += (ch->firstBin[b + 1] - ch->firstBin[b]) * 9;
     }
     return n;
 }
@@ -158,18 +182,16 @@ core::Status Pyramid::save(const std::string& file) const
     std::lock_guard lock(m_mutex);
     for (std::size_t c = 0; c < m_channels.size(); ++c) {
         const Channel* ch = m_channels[c].get();
-        const std::uint64_t built = ch ? static_cast<std::uint64_t>(std::count_if(ch->blocks.begin(), ch->blocks.end(),
-                                                                                  [](auto& s) { return s != nullptr; }))
-                                       : 0;
+        const std::uint64_t built = ch ? ch->built : 0;
         putLe<std::uint64_t>(o, built ? shapeHash(c) : 0);
         putLe<std::uint64_t>(o, built);
-        for (std::size_t b = 0; built && b < ch->blocks.size(); ++b) {
-            const SummaryPtr& s = ch->blocks[b];
-            if (!s) continue;
+        for (std::size_t b = 0; built && b < ch->state.size(); ++b) {
+            if (!ch->state[b]) continue;
+            const std::size_t at = ch->firstBin[b], n = ch->firstBin[b + 1] - at;
             putLe<std::uint64_t>(o, b);
-            putLe<std::uint32_t>(o, static_cast<std::uint32_t>(s->minimum.size()));
-            for (std::size_t k = 0; k < s->minimum.size(); ++k) putLe(o, s->minimum[k]), putLe(o, s->maximum[k]);
-            put(o, s->hasNaN.data(), s->hasNaN.size());
+            putLe<std::uint32_t>(o, static_cast<std::uint32_t>(n));
+            for (std::size_t k = at; k < at + n; ++k) putLe(o, ch->minimum[k]), putLe(o, ch->maximum[k]);
+            put(o, &ch->hasNaN[at], n);
         }
     }
     std::vector<std::uint8_t> out(12 + ZSTD_compressBound(o.size()));
@@ -200,7 +222,7 @@ core::Status Pyramid::load(const std::string& file)
         return damaged();
     Reader in{payload};
     if (in.get<std::uint32_t>() != m_bin || in.get<std::uint64_t>() != m_channels.size()) return damaged();
-    std::vector<std::vector<std::pair<std::size_t, SummaryPtr>>> found(m_channels.size());
+    std::vector<std::vector<std::pair<std::size_t, BlockSummary>>> found(m_channels.size());
     for (std::size_t c = 0; c < m_channels.size() && in.ok; ++c) {
         const auto hash = in.get<std::uint64_t>();
         const auto built = in.get<std::uint64_t>();
@@ -220,15 +242,13 @@ core::Status Pyramid::load(const std::string& file)
             in.at += bins;
             s.anyNaN = std::any_of(s.hasNaN.begin(), s.hasNaN.end(), [](std::uint8_t f) { return f != 0; });
             const std::uint32_t count = b < blocks ? m_source.blocks(c)[b].count : 0;
-            if (same && b < blocks && bins == (count + m_bin - 1) / m_bin)
-                found[c].emplace_back(b, std::make_shared<const BlockSummary>(std::move(s)));
+            if (same && b < blocks && bins == (count + m_bin - 1) / m_bin) found[c].emplace_back(b, std::move(s));
         }
     }
     if (!in.ok || in.at != payload.size()) return damaged();
     std::lock_guard lock(m_mutex);
     for (std::size_t c = 0; c < found.size(); ++c)
-        for (auto& [b, s] : found[c])
-            if (!channel(c).blocks[b]) channel(c).blocks[b] = std::move(s);
+        for (const auto& [b, s] : found[c]) store(channel(c), b, s);
     return {};
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,7 +23,14 @@ struct BlockSummary {
     std::vector<std::uint8_t> hasNaN; // per bin: 1 when a sample of the bin is missing
     bool anyNaN = false;
 };
-using SummaryPtr = std::shared_ptr<const BlockSummary>;
+
+// A built block's bins, as views into the pyramid's arrays (valid while the pyramid lives).
+struct BlockBins {
+    std::span<const std::int32_t> minimum;
+    std::span<const std::int32_t> maximum;
+    std::span<const std::uint8_t> hasNaN;
+    bool anyNaN = false;
+};
 
 class Pyramid {
 public:
@@ -35,10 +43,10 @@ public:
     std::uint32_t binSamples() const { return m_bin; }
     // Summarises decoded block `block` of `channel` (its count samples, kNoSample where missing). Thread-safe.
     void add(std::size_t channel, std::size_t block, std::span<const std::int32_t> samples);
-    // The block's summary when it has been built, else nullptr. Thread-safe.
-    SummaryPtr find(std::size_t channel, std::size_t block) const;
+    // The block's bins when it has been summarised, else nullopt. Thread-safe.
+    std::optional<BlockBins> find(std::size_t channel, std::size_t block) const;
     std::size_t builtBlocks() const;
-    std::size_t bytes() const; // memory held by the summaries
+    std::size_t bytes() const; // memory written by summaries (bin arrays are reserved per channel, filled on use)
 
     // The file keeps, per channel, a hash of its block list: a channel whose blocks changed is dropped on load.
     core::Status save(const std::string& file) const;
@@ -47,6 +55,7 @@ public:
 private:
     struct Channel;
     Channel& channel(std::size_t c) const;
+    void store(Channel& ch, std::size_t block, const BlockSummary& s); // m_mutex held
     std::uint64_t shapeHash(std::size_t c) const;
 
     const core::BlockSource& m_source;

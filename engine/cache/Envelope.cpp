@@ -1,4 +1,5 @@
-// Column by column: gaps from block coverage, extrema from stored block extrema, pyramid bins or decoded samples.
+// Column by column: gaps from block coverage; extrema and NaN flags from stored block extrema, pyramid bins or
+// decoded samples.
 #include "cache/Envelope.h"
 
 #include <algorithm>
@@ -22,7 +23,7 @@ void scan(EnvelopeColumn& c, const std::vector<std::int32_t>& samples, std::int6
     for (std::int64_t i = from; i < to; ++i) {
         const std::int32_t v = samples[static_cast<std::size_t>(i - blockFirst)];
         if (v == core::kNoSample)
-            c.hasGap = true;
+            c.hasNaN = true;
         else
             merge(c, v, v);
     }
@@ -63,7 +64,7 @@ struct ColumnWalker {
             if (inside || static_cast<double>(b - a) <= r.smear * columnWidth) {
                 const auto u = static_cast<std::size_t>(k);
                 if (sum.minimum[u] <= sum.maximum[u]) merge(col, sum.minimum[u], sum.maximum[u]);
-                col.hasGap = col.hasGap || sum.hasNaN[u];
+                col.hasNaN = col.hasNaN || sum.hasNaN[u];
                 continue;
             }
             LV_TRY(scanDecoded(col, j, std::max(a, from), std::min(b, to)));
@@ -79,7 +80,8 @@ struct ColumnWalker {
         const std::optional<BlockBins> sum = view.pyramid ? view.pyramid->find(r.channel, j) : std::nullopt;
         if (s.hasExtrema && (whole || narrow)) {
             merge(col, s.minimum, s.maximum); // the block's stored extrema, no decoding
-            col.hasGap = col.hasGap || (sum && sum->anyNaN);
+            col.hasNaN = col.hasNaN || (sum && sum->anyNaN);
+            col.nanUnchecked = col.nanUnchecked || !sum;
             return {};
         }
         if (sum) return fromBins(col, *sum, j, from, to, columnWidth);

@@ -17,7 +17,9 @@ struct EnvelopeColumn {
     std::int32_t minimum = 0; // stored counts; meaningful when hasData
     std::int32_t maximum = 0;
     bool hasData = false;
-    bool hasGap = false; // some grid point of the column has no sample (a gap, or a NaN sample that was decoded)
+    bool hasGap = false;       // some grid point of the column lies in a gap (no block holds it)
+    bool hasNaN = false;       // some sample of a block in the column is NaN (missing inside a block)
+    bool nanUnchecked = false; // a block was summarised by its stored extrema alone: its NaN samples are unknown
 };
 
 struct EnvelopeRequest {
@@ -33,8 +35,8 @@ struct EnvelopeRequest {
 };
 
 // Column c covers grid indices [first + c * n / columns, first + (c + 1) * n / columns), n = end - first.
-// With a pyramid, a block's NaN samples set the gap flag once the block has been summarised; a NaN sample
-// inside a block known only by its stored extrema is not flagged (request.recording is ignored: view's is used).
+// NaN samples inside blocks are found in decoded samples and in the pyramid's bins; a block known only by its
+// stored extrema sets nanUnchecked instead (request.recording is ignored: the view's is used).
 core::Result<std::vector<EnvelopeColumn>> computeEnvelope(const ViewContext& view, const EnvelopeRequest& request,
                                                           const core::ReadControl& control);
 // The same without a pyramid.

@@ -11,6 +11,7 @@
 #include <functional>
 #include <gtest/gtest.h>
 #include <random>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -65,9 +66,15 @@ inline void fill(MemorySource& m)
     }
 }
 
-inline std::vector<EnvelopeColumn> bruteForce(const std::vector<std::int32_t>& grid, std::int64_t first,
+// Per column, from every sample: a missing sample inside a block (`blocks`) is NaN, outside any block a gap.
+inline std::vector<EnvelopeColumn> bruteForce(const std::vector<std::int32_t>& grid,
+                                              std::span<const core::BlockSpan> blocks, std::int64_t first,
                                               std::int64_t end, std::size_t columns)
 {
+    std::vector<bool> inBlock(static_cast<std::size_t>(std::max<std::int64_t>(end, 0)), false);
+    for (const core::BlockSpan& s : blocks)
+        for (std::int64_t i = s.first; i < s.first + s.count && i < end; ++i)
+            inBlock[static_cast<std::size_t>(i)] = true;
     std::vector<EnvelopeColumn> out(columns);
     const std::int64_t n = end - first;
     for (std::size_t c = 0; c < columns; ++c) {
@@ -77,7 +84,7 @@ inline std::vector<EnvelopeColumn> bruteForce(const std::vector<std::int32_t>& g
             const std::int32_t v =
                 i < static_cast<std::int64_t>(grid.size()) ? grid[static_cast<std::size_t>(i)] : core::kNoSample;
             if (v == core::kNoSample) {
-                out[c].hasGap = true;
+                (inBlock[static_cast<std::size_t>(i)] ? out[c].hasNaN : out[c].hasGap) = true;
                 continue;
             }
             out[c].minimum = out[c].hasData ? std::min(out[c].minimum, v) : v;
@@ -88,17 +95,26 @@ inline std::vector<EnvelopeColumn> bruteForce(const std::vector<std::int32_t>& g
     return out;
 }
 
+// Equal values and flags; a column whose NaN samples went unchecked must say so rather than deny them.
 inline void expectSame(const std::vector<EnvelopeColumn>& got, const std::vector<EnvelopeColumn>& want)
 {
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t c = 0; c < got.size(); ++c) {
         ASSERT_EQ(got[c].hasData, want[c].hasData) << c;
         ASSERT_EQ(got[c].hasGap, want[c].hasGap) << c;
+        ASSERT_TRUE(!got[c].hasNaN || want[c].hasNaN) << c; // never a NaN band where there is none
+        ASSERT_TRUE(got[c].nanUnchecked || got[c].hasNaN == want[c].hasNaN) << c;
         if (want[c].hasData) {
             ASSERT_EQ(got[c].minimum, want[c].minimum) << c;
             ASSERT_EQ(got[c].maximum, want[c].maximum) << c;
         }
     }
+}
+
+// Every column checked for NaN (no block summarised by its stored extrema alone).
+inline void expectAllChecked(const std::vector<EnvelopeColumn>& got)
+{
+    for (std::size_t c = 0; c < got.size(); ++c) ASSERT_FALSE(got[c].nanUnchecked) << c;
 }
 
 } // namespace lv::cache::testing

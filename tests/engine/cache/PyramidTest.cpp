@@ -44,13 +44,15 @@ TEST(Pyramid, EnvelopesFromBinsMatchBruteForceWithExactNaNFlags)
     const std::int64_t b11 = source.spans[11].first;
     auto before = computeEnvelope(view, {1, 0, b11, b11 + 100, 1}, {});
     ASSERT_TRUE(before.ok());
-    EXPECT_FALSE(before->front().hasGap);
+    EXPECT_FALSE(before->front().hasNaN);
+    EXPECT_TRUE(before->front().nanUnchecked);
     buildAll(view);
     EXPECT_EQ(pyramid.builtBlocks(), source.spans.size());
     EXPECT_EQ(cache.stats().entries, 0u); // a pyramid build does not fill the cache
     auto after = computeEnvelope(view, {1, 0, b11, b11 + 100, 1}, {});
     ASSERT_TRUE(after.ok());
-    EXPECT_TRUE(after->front().hasGap);
+    EXPECT_TRUE(after->front().hasNaN);
+    EXPECT_FALSE(after->front().nanUnchecked);
     std::mt19937 rng(21);
     for (int round = 0; round < 300; ++round) {
         const std::int64_t first = static_cast<std::int64_t>(rng() % 19'000);
@@ -59,7 +61,8 @@ TEST(Pyramid, EnvelopesFromBinsMatchBruteForceWithExactNaNFlags)
         auto got = computeEnvelope(view, {1, 0, first, end, columns}, {});
         ASSERT_TRUE(got.ok());
         SCOPED_TRACE("[" + std::to_string(first) + ", " + std::to_string(end) + ") in " + std::to_string(columns));
-        expectSame(*got, bruteForce(source.grid, first, end, columns));
+        expectSame(*got, bruteForce(source.grid, source.spans, first, end, columns));
+        expectAllChecked(*got);
     }
 }
 
@@ -77,9 +80,10 @@ TEST(Pyramid, WideColumnsAreServedFromBinsWithoutDecoding)
     auto smeared = computeEnvelope(view, {1, 0, 0, 23'000, 100, 0.1}, {});
     ASSERT_TRUE(smeared.ok());
     EXPECT_EQ(source.decodes.load(), built);
-    const auto exact = bruteForce(source.grid, 0, 23'000, 100);
+    const auto exact = bruteForce(source.grid, source.spans, 0, 23'000, 100);
     for (std::size_t c = 0; c < 100; ++c) {
         EXPECT_EQ((*smeared)[c].hasGap, exact[c].hasGap) << c;
+        EXPECT_EQ((*smeared)[c].hasNaN, exact[c].hasNaN) << c;
         EXPECT_LE((*smeared)[c].minimum, exact[c].minimum) << c;
         EXPECT_GE((*smeared)[c].maximum, exact[c].maximum) << c;
     }

@@ -1,0 +1,76 @@
+// Opens recordings and computes view frames off the UI thread: every request gets an id, a coarse frame from
+// stored extrema comes first, the exact one after its blocks are decoded (PageLoader); stale work is cancelled
+// and stale results are dropped. Results arrive on the UI thread through queued signals.
+#pragma once
+
+#include "GapBands.h"
+#include "TraceFrame.h"
+
+#include "core/TaskRunner.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <memory>
+
+namespace lv::cache {
+class PageLoader;
+}
+namespace lv::view {
+class ViewSession;
+}
+
+namespace lv::widgets {
+
+class TraceLoader : public QObject {
+    Q_OBJECT
+public:
+    // Pages needing more decoded blocks than this are drawn display-exact from stored extrema and pyramid bins.
+    static constexpr std::size_t kMaxPageBlocks = 6000;
+    static constexpr std::uint64_t kViewId = 1; // this loader's view in the decode scheduler
+
+    explicit TraceLoader(QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one.
+    void open(const QString& path, const QString& password);
+    void close();
+    bool isOpen() const { return m_session != nullptr; }
+    const core::RecordingInfo* info() const;
+    const GapBands* bands() const { return m_bands.get(); }
+    std::shared_ptr<view::ViewSession> session() const { return m_session; }
+    QString path() const { return m_path; }
+    void setBuildPyramid(bool on) { m_buildPyramid = on; }
+
+    // Asks for the frames of this view; returns the request's id. Earlier requests are cancelled.
+    std::uint64_t request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns);
+    std::uint64_t currentId() const { return m_id; }
+
+signals:
+    void opened(const QString& path);
+    void openFailed(const QString& path, const QString& message, bool needsPassword);
+    void frameReady(lv::widgets::FramePtr frame); // only frames of the current request, coarse before exact
+
+private:
+    void startJob(const FrameRequest& request);
+    void deliver(FramePtr frame);
+    void blocksReady(std::uint64_t id);
+
+    struct Guard;
+    std::shared_ptr<Guard> m_guard;
+    QThreadPool m_pool;
+    std::shared_ptr<view::ViewSession> m_session;
+    std::shared_ptr<const GapBands> m_bands;
+    std::unique_ptr<cache::PageLoader> m_pages;
+    std::shared_ptr<core::CancelToken> m_cancel;
+    QString m_path;
+    std::uint64_t m_openId = 0;
+    std::uint64_t m_id = 0;
+    bool m_exactShown = false;
+    bool m_buildPyramid = true;
+    FrameRequest m_pending; // the current request, exact version (run when its blocks are decoded)
+};
+
+} // namespace lv::widgets
+
+Q_DECLARE_METATYPE(lv::widgets::FramePtr)

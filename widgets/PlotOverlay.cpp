@@ -122,4 +122,27 @@ void PlotOverlay::drawOver(QCPPainter* painter)
     painter->restore();
 }
 
+TraceLayer::TraceLayer(QCustomPlot* plot, QCPAxisRect* rect) : QCPLayerable(plot), m_rect(rect) {}
+
+void TraceLayer::setImage(QImage image, double x0, double x1)
+{
+    m_image = std::move(image);
+    m_x0 = x0;
+    m_x1 = x1;
+}
+
+void TraceLayer::applyDefaultAntialiasingHint(QCPPainter* painter) const { painter->setAntialiasing(false); }
+
+void TraceLayer::draw(QCPPainter* painter)
+{
+    if (m_image.isNull()) return;
+    const QRect r = m_rect->rect();
+    const QCPAxis* axis = m_rect->axis(QCPAxis::atBottom);
+    const double left = axis->coordToPixel(m_x0), right = axis->coordToPixel(m_x1);
+    painter->save();
+    painter->setClipRect(r);
+    painter->drawImage(QRectF(left, r.top(), right - left, r.height()), m_image);
+    painter->restore();
+}
+
 } // namespace lv::widgets

@@ -60,4 +60,25 @@ private:
     int m_labelled = 0;
 };
 
+// The traces as rendered off the UI thread (TraceRenderer), stretched from the time range they were drawn for to
+// the current axis: a view that has moved shows the old picture in its new place until the new one arrives.
+class TraceLayer : public QCPLayerable {
+public:
+    TraceLayer(QCustomPlot* plot, QCPAxisRect* rect);
+
+    void setImage(QImage image, double x0, double x1);
+    void clear() { m_image = QImage(); }
+    const QImage& image() const { return m_image; }
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+    void draw(QCPPainter* painter) override;
+
+private:
+    QCPAxisRect* m_rect;
+    QImage m_image;
+    double m_x0 = 0.0;
+    double m_x1 = 1.0;
+};
+
 } // namespace lv::widgets

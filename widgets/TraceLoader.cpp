@@ -1,6 +1,7 @@
 // Background open, coarse and exact frame jobs, PageLoader callbacks posted back to the UI thread.
 #include "TraceLoader.h"
 
+#include "ThreadPriority.h"
 #include "TraceBuilder.h"
 
 #include "cache/PageLoader.h"
@@ -27,6 +28,7 @@ TraceLoader::TraceLoader(QObject* parent)
     qRegisterMetaType<FramePtr>();
     m_guard->loader = this;
     m_pool.setMaxThreadCount(2);
+    m_pagePool.setMaxThreadCount(1);
 }
 
 TraceLoader::~TraceLoader()
@@ -36,6 +38,7 @@ TraceLoader::~TraceLoader()
         m_guard->loader = nullptr;
     }
     close();
+    m_pagePool.waitForDone();
     m_pool.waitForDone();
 }
 
@@ -47,11 +50,16 @@ void TraceLoader::close()
     ++m_id;
     m_cancel->cancel();
     m_cancel = std::make_shared<core::CancelToken>();
-    m_pages.reset();
     m_bands.reset();
     m_path.clear();
-    if (m_session) // its destructor joins decoders and saves the pyramid: not on the UI thread
-        m_pool.start([session = std::move(m_session)]() mutable { session.reset(); });
+    if (m_session) // after the page thread's queued calls; the session's destructor joins decoders and saves the
+                   // pyramid: not on the UI thread
+        m_pagePool.start(
+            [pages = std::shared_ptr<cache::PageLoader>(std::move(m_pages)), session = std::move(m_session)]() mutable {
+                pages.reset();
+                session.reset();
+            });
+    m_pages.reset();
     m_session.reset();
 }
 
@@ -60,7 +68,9 @@ void TraceLoader::open(const QString& path, const QString& password)
     close();
     const std::uint64_t openId = m_openId;
     m_pool.start([this, openId, path, password] {
+        lowerThisThreadPriority();
         view::ViewOptions options;
+        options.workerStart = lowerThisThreadPriority;
         options.password = password.toStdString();
         options.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
         auto result = view::ViewSession::open(path.toStdString(), options);
@@ -90,7 +100,11 @@ void TraceLoader::open(const QString& path, const QString& password)
                 m_bands = std::move(bands);
                 m_path = path;
                 m_pages = std::make_unique<cache::PageLoader>(m_session->scheduler(), m_session->info(), kViewId);
-                if (m_buildPyramid) m_session->buildPyramid();
+                if (m_buildPyramid)
+                    m_pagePool.start([session = m_session] {
+                        lowerThisThreadPriority();
+                        session->buildPyramid();
+                    });
                 emit opened(path);
             },
             Qt::QueuedConnection);
@@ -118,21 +132,30 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
                                              grid.firstIndexAtOrAfter(range.end));
         blocks += r.end > r.first ? r.end - r.first : 0;
     }
+    const std::shared_ptr<std::atomic<std::uint64_t>> latest = m_latest;
+    latest->store(id);
+    cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
     if (blocks <= kMaxPageBlocks) {
         m_pending.smear = 0.0;
         std::weak_ptr<Guard> guard = m_guard;
-        m_pages->show({channels, range}, [guard, id](const cache::RequestResult& result) {
-            if (result.outcome == cache::Outcome::Cancelled) return;
-            const auto g = guard.lock();
-            if (!g) return;
-            std::lock_guard lock(g->mutex);
-            if (TraceLoader* self = g->loader)
-                QMetaObject::invokeMethod(
-                    self, [self, id] { self->blocksReady(id); }, Qt::QueuedConnection);
+        m_pagePool.start([pages, latest, guard, id, page = cache::Page{channels, range}] {
+            lowerThisThreadPriority();
+            if (latest->load() != id) return; // the view has moved on before this page was asked for
+            pages->show(page, [guard, id](const cache::RequestResult& result) {
+                if (result.outcome == cache::Outcome::Cancelled) return;
+                const auto g = guard.lock();
+                if (!g) return;
+                std::lock_guard lock(g->mutex);
+                if (TraceLoader* self = g->loader)
+                    QMetaObject::invokeMethod(
+                        self, [self, id] { self->blocksReady(id); }, Qt::QueuedConnection);
+            });
         });
     } else {
-        m_session->scheduler().cancelView(kViewId); // the previous page's decodes are not needed any more
-        m_pending.smear = 0.5;                      // display-exact: peaks at most half a column off
+        m_pagePool.start([session = m_session] { // the previous page's decodes are not needed any more
+            session->scheduler().cancelView(kViewId);
+        });
+        m_pending.smear = 0.5; // display-exact: peaks at most half a column off
         startJob(m_pending);
     }
     return id;
@@ -146,6 +169,7 @@ void TraceLoader::blocksReady(std::uint64_t id)
 void TraceLoader::startJob(const FrameRequest& request)
 {
     m_pool.start([this, session = m_session, cancel = m_cancel, request] {
+        lowerThisThreadPriority();
         std::shared_ptr<const TraceFrame> frame = buildFrame(*session, request, *cancel);
         if (!frame) return;
         QMetaObject::invokeMethod(

@@ -1,6 +1,7 @@
 // Opens recordings and computes view frames off the UI thread: every request gets an id, a coarse frame from
-// stored extrema comes first, the exact one after its blocks are decoded (PageLoader); stale work is cancelled
-// and stale results are dropped. Results arrive on the UI thread through queued signals.
+// stored extrema comes first, the exact one after its blocks are decoded (PageLoader, driven from its own
+// thread); stale work is cancelled and stale results are dropped. Results arrive on the UI thread through queued
+// signals; the UI thread takes no engine lock and does no I/O.
 #pragma once
 
 #include "GapBands.h"
@@ -11,6 +12,7 @@
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
+#include <atomic>
 #include <memory>
 
 namespace lv::cache {
@@ -58,11 +60,13 @@ private:
 
     struct Guard;
     std::shared_ptr<Guard> m_guard;
-    QThreadPool m_pool;
+    QThreadPool m_pool;     // opening, frame jobs
+    QThreadPool m_pagePool; // one thread: every PageLoader call (it takes the cache's and scheduler's locks)
     std::shared_ptr<view::ViewSession> m_session;
     std::shared_ptr<const GapBands> m_bands;
     std::unique_ptr<cache::PageLoader> m_pages;
     std::shared_ptr<core::CancelToken> m_cancel;
+    std::shared_ptr<std::atomic<std::uint64_t>> m_latest = std::make_shared<std::atomic<std::uint64_t>>(0);
     QString m_path;
     std::uint64_t m_openId = 0;
     std::uint64_t m_id = 0;

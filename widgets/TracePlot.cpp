@@ -1,9 +1,11 @@
-// QCustomPlot set up for many lanes: one graph per channel, no antialiasing, overlays for bands and markers, a
-// wall-clock ticker; frames are mapped into lanes here (DC removed per page, amplitude per channel and global).
+// QCustomPlot set up for many lanes: axes, a wall-clock ticker, layers for bands, traces (an image rendered on a
+// worker thread) and markers; lane mapping here (DC removed per page, amplitude per channel and for all).
 #include "TracePlot.h"
 
 #include "PlotOverlay.h"
+#include "ThreadPriority.h"
 #include "TimeTicker.h"
+#include "TraceRenderer.h"
 
 #include <QVBoxLayout>
 #include <algorithm>
@@ -35,6 +37,9 @@ TracePlot::TracePlot(QWidget* parent)
     m_plot->addLayer("bands", m_plot->layer("grid"), QCustomPlot::limAbove);
     m_under = new PlotOverlay(m_plot, m_rect, PlotOverlay::Part::Under);
     m_under->setLayer("bands");
+    m_traces = new TraceLayer(m_plot, m_rect);
+    m_traces->setLayer("main");
+    m_renderPool.setMaxThreadCount(1);
     m_over = new PlotOverlay(m_plot, m_rect, PlotOverlay::Part::Over);
     m_over->setLayer("overlay");
     m_plot->xAxis->setTicker(m_ticker);
@@ -54,6 +59,7 @@ TracePlot::TracePlot(QWidget* parent)
     connect(m_plot, &QCustomPlot::mouseMove, this, &TracePlot::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &TracePlot::onMousePress);
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (m_traces->image().isNull() || m_traces->image().size() != dataPixels()) scheduleRender();
         if (dataColumns() != m_lastColumns) {
             m_lastColumns = dataColumns();
             emit columnsChanged();
@@ -67,7 +73,11 @@ TracePlot::TracePlot(QWidget* parent)
     setTheme(m_theme);
 }
 
-TracePlot::~TracePlot() = default;
+TracePlot::~TracePlot()
+{
+    m_renderId->fetch_add(1);
+    m_renderPool.waitForDone(); // no render result may arrive after this
+}
 
 QString TracePlot::libraryVersion() { return QStringLiteral(QCUSTOMPLOT_VERSION_STR); }
 
@@ -95,7 +105,8 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_channels.clear();
     m_range = info ? core::TimeRange{info->start, info->end} : core::TimeRange{0, 1};
     if (info) m_ticker->setOrigin(info->start);
-    rebuildGraphs();
+    m_traces->clear();
+    updateLanes();
     updateAxes();
     updateBands();
     updateMarkers();
@@ -107,8 +118,8 @@ void TracePlot::setView(core::TimeRange range, const std::vector<std::size_t>& c
     m_range = range;
     if (channels != m_channels) {
         m_channels = channels;
-        rebuildGraphs();
-        applyFrame();
+        updateLanes();
+        scheduleRender();
     }
     updateAxes();
     updateBands();
@@ -119,13 +130,9 @@ void TracePlot::setView(core::TimeRange range, const std::vector<std::size_t>& c
 void TracePlot::showFrame(FramePtr frame)
 {
     m_frame = std::move(frame);
-    applyFrame();
-    updateAxes(); // amplitude labels follow a first auto-scale
+    scheduleRender(); // replots when the image is ready
+    updateAxes();     // amplitude labels follow a first auto-scale
     updateBands();
-    m_pendingDrawn = m_frame ? m_frame->id : 0;
-    m_pendingExact = m_frame && m_frame->exact;
-    m_drawPending = true;
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TracePlot::setTheme(const Theme& theme)
@@ -144,7 +151,7 @@ void TracePlot::setTheme(const Theme& theme)
     }
     m_under->setTheme(theme);
     m_over->setTheme(theme);
-    for (int i = 0; i < m_plot->graphCount(); ++i) m_plot->graph(i)->setPen(QPen(theme.trace, 1));
+    scheduleRender();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -159,7 +166,7 @@ void TracePlot::setTimeMode(TimeMode mode)
 void TracePlot::setGain(double gain)
 {
     m_gain = std::clamp(gain, 1e-3, 1e3);
-    applyFrame();
+    scheduleRender();
     updateAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -169,7 +176,7 @@ void TracePlot::autoScale()
     m_halfRange.clear();
     m_channelGain.clear();
     m_gain = 1.0;
-    applyFrame();
+    scheduleRender();
     updateAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -181,14 +188,8 @@ void TracePlot::clearCursors()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TracePlot::rebuildGraphs()
+void TracePlot::updateLanes()
 {
-    m_plot->clearGraphs();
-    for (std::size_t k = 0; k < m_channels.size(); ++k) {
-        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-        g->setPen(QPen(m_theme.trace, 1));
-        g->setAdaptiveSampling(true);
-    }
     m_under->setLaneCount(static_cast<int>(std::max<std::size_t>(m_channels.size(), 1)));
     m_over->setLaneCount(static_cast<int>(std::max<std::size_t>(m_channels.size(), 1)));
 }
@@ -274,26 +275,57 @@ void TracePlot::updateMarkers()
     m_under->setMarkers(std::move(markers));
 }
 
-void TracePlot::applyFrame()
+QSize TracePlot::dataPixels() const
 {
-    if (!m_frame) return;
-    const double lanes = static_cast<double>(m_channels.size());
+    const double dpr = devicePixelRatioF();
+    const int h = m_rect->height() > 10 ? m_rect->height() : std::max(height() - 80, 100);
+    return {static_cast<int>(dataColumns()), static_cast<int>(std::lround(h * dpr))};
+}
+
+void TracePlot::scheduleRender()
+{
+    if (!m_frame || m_channels.empty()) {
+        m_traces->clear();
+        return;
+    }
+    RenderSpec spec;
+    spec.id = m_renderId->fetch_add(1) + 1;
+    spec.devicePixelRatio = devicePixelRatioF();
+    spec.pixels = dataPixels();
+    spec.x0 = m_plot->xAxis->range().lower;
+    spec.x1 = m_plot->xAxis->range().upper;
+    spec.lanes = static_cast<int>(m_channels.size());
+    spec.color = m_theme.trace;
     for (const ChannelTrace& t : m_frame->traces) {
         const auto it = std::find(m_channels.begin(), m_channels.end(), t.channel);
         if (it == m_channels.end()) continue;
-        const auto k = static_cast<std::size_t>(it - m_channels.begin());
         const bool hasData = t.high >= t.low;
         double& half = m_halfRange[t.channel];
         if (half <= 0) half = hasData && t.high > t.low ? (t.high - t.low) / 2 : 1.0;
         const auto cg = m_channelGain.find(t.channel);
         const double scale = kLaneFill * m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second) / half;
         const double center = hasData ? (t.low + t.high) / 2 : 0.0; // DC removed per page
-        const double laneCenter = lanes - static_cast<double>(k) - 0.5;
-        QVector<QCPGraphData> data(static_cast<qsizetype>(t.x.size()));
-        for (std::size_t i = 0; i < t.x.size(); ++i)
-            data[static_cast<qsizetype>(i)] = {t.x[i], laneCenter + (t.y[i] - center) * scale};
-        m_plot->graph(static_cast<int>(k))->data()->set(data, true);
+        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale});
     }
+    m_renderPool.start([this, frame = m_frame, spec, latest = m_renderId] {
+        lowerThisThreadPriority();
+        if (latest->load() != spec.id) return; // a newer render is queued
+        QImage image = renderTraces(*frame, spec);
+        QMetaObject::invokeMethod(
+            this,
+            [this, frame, spec, image = std::move(image)]() mutable {
+                if (m_renderId->load() != spec.id) return;
+                m_traces->setImage(std::move(image), spec.x0, spec.x1);
+                const QCPRange axis = m_plot->xAxis->range();
+                if (spec.x0 == axis.lower && spec.x1 == axis.upper && spec.pixels == dataPixels()) {
+                    m_pendingDrawn = frame->id;
+                    m_pendingExact = frame->exact;
+                    m_drawPending = true;
+                }
+                m_plot->replot(QCustomPlot::rpQueuedReplot);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 std::vector<core::TimeRange> TracePlot::drawnGapBands() const
@@ -321,10 +353,11 @@ std::vector<core::Uutc> TracePlot::drawnAnnotations() const
 
 int TracePlot::labelledAnnotations() const { return m_over->labelledMarkers(); }
 
-std::size_t TracePlot::drawnPoints(std::size_t lane) const
-{
-    return static_cast<std::size_t>(m_plot->graph(static_cast<int>(lane))->data()->size());
-}
+QRect TracePlot::dataRect() const { return m_rect->rect().translated(m_plot->pos()); }
+
+double TracePlot::pixelOf(core::Uutc t) const { return m_plot->xAxis->coordToPixel(toX(t)) + m_plot->pos().x(); }
+
+bool TracePlot::hasTraceImage() const { return !m_traces->image().isNull(); }
 
 core::TimeRange TracePlot::drawnRange() const
 {
@@ -362,7 +395,7 @@ void TracePlot::onWheel(QWheelEvent* event)
         if ((event->modifiers() & Qt::ShiftModifier) && lane >= 0) {
             double& g = m_channelGain.try_emplace(m_channels[static_cast<std::size_t>(lane)], 1.0).first->second;
             g = std::clamp(g * factor, 1e-3, 1e3);
-            applyFrame();
+            scheduleRender();
             updateAxes();
             m_plot->replot(QCustomPlot::rpQueuedReplot);
         } else {

@@ -1,5 +1,6 @@
 // The stacked multi-channel plot: one lane per visible channel on a wall-clock time axis, drawn with QCustomPlot
-// from TraceFrames only; gap and NaN bands, annotation markers, cursors; wheel, rubber-band and cursor input.
+// from TraceFrames only (traces rendered off the UI thread); gap and NaN bands, annotation markers, cursors; wheel,
+// rubber-band and cursor input.
 #pragma once
 
 #include "GapBands.h"
@@ -10,7 +11,9 @@
 #include "core/RecordingInfo.h"
 
 #include <QSharedPointer>
+#include <QThreadPool>
 #include <QWidget>
+#include <atomic>
 #include <map>
 #include <memory>
 
@@ -22,6 +25,7 @@ class QWheelEvent;
 namespace lv::widgets {
 
 class PlotOverlay;
+class TraceLayer;
 class TimeTicker;
 
 struct DrawnBand {
@@ -57,7 +61,9 @@ public:
     std::vector<DrawnBand> drawnNanBands() const;
     std::vector<core::Uutc> drawnAnnotations() const;
     int labelledAnnotations() const;
-    std::size_t drawnPoints(std::size_t lane) const; // points in the lane's graph
+    QRect dataRect() const;             // the traces' area, in this widget's coordinates
+    double pixelOf(core::Uutc t) const; // x in this widget's coordinates
+    bool hasTraceImage() const;
     QString laneLabel(std::size_t lane) const;
 
     static QString libraryVersion(); // QCustomPlot's
@@ -73,11 +79,12 @@ private:
     double toX(core::Uutc t) const;
     core::Uutc toTime(double x) const;
     int laneAt(double pixelY) const;
-    void rebuildGraphs();
+    void updateLanes();
+    void scheduleRender(); // the frame's traces into an image on the render thread
+    QSize dataPixels() const;
     void updateAxes();
     void updateBands();
     void updateMarkers();
-    void applyFrame();
     void onWheel(QWheelEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
@@ -88,6 +95,7 @@ private:
     QCPAxisRect* m_rect;
     PlotOverlay* m_under;
     PlotOverlay* m_over;
+    TraceLayer* m_traces;
     QSharedPointer<TimeTicker> m_ticker;
     Theme m_theme;
     const core::RecordingInfo* m_info = nullptr;
@@ -104,6 +112,8 @@ private:
     quint64 m_pendingDrawn = 0;
     bool m_pendingExact = false;
     bool m_drawPending = false;
+    std::shared_ptr<std::atomic<std::uint64_t>> m_renderId = std::make_shared<std::atomic<std::uint64_t>>(0);
+    QThreadPool m_renderPool; // one thread: renders in order, stale ones skipped
 };
 
 } // namespace lv::widgets

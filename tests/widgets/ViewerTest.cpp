@@ -218,8 +218,8 @@ private slots:
         const lv::core::TimeRange before = w.view().range();
         QApplication::sendEvent(canvas, &wheel);
         QVERIFY(lv::test::waitSettled(w));
-        QVERIFY(w.view().span() < before.duration());
-        QVERIFY(w.view().range().start >= before.start);
+        QCOMPARE(w.view().span(), before.duration() * 4 / 5); // one notch: 0.8 times the span
+        QCOMPARE(w.view().range().start, before.start);       // about the mouse at the left edge
         QCOMPARE(w.plot()->drawnRange(), w.view().range());
         // Page length presets and the end of the recording.
         w.setPageLength(0);

@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 
 #include "AnnotationList.h"
+#include "ExportRunner.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
 #include "TimeMode.h"
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_stateLabel(new QLabel)
     , m_pageCombo(new QComboBox)
     , m_requestTimer(new QTimer(this))
+    , m_export(new ExportRunner(this))
     , m_theme(Theme::light())
 {
     setWindowTitle("Longview");
@@ -277,7 +279,9 @@ void MainWindow::onOpened(const QString& path)
     m_overview->setRecording(info, m_loader->bands());
     m_browser->setRecording(info, m_loader->bands());
     m_annotations->setRecording(info);
-    if (!info->timesKnown) setTimeMode(TimeMode::Relative); // level-1 access: the true start is unknown
+    // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).
+    m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(QSettings().value("view/timeMode", 0).toInt())
+                                         : TimeMode::Relative);
     m_view.setBounds({info->start, info->end});
     m_channels.clear();
     for (std::size_t c = 0; c < info->channels.size(); ++c) m_channels.push_back(c);
@@ -461,7 +465,7 @@ void MainWindow::askGoTo()
 
 void MainWindow::exportRecording()
 {
-    QMessageBox::information(this, tr("Export"), tr("Use longview-cli convert for now."));
+    if (m_open) m_export->start(m_loader->session(), m_channels, m_view.range());
 }
 
 void MainWindow::showAbout()

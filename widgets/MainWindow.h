@@ -23,6 +23,7 @@ class QTimer;
 namespace lv::widgets {
 
 class AnnotationList;
+class ExportRunner;
 class OverviewStrip;
 class SessionBrowser;
 class TraceLoader;
@@ -63,6 +64,7 @@ public:
     SessionBrowser* browser() const { return m_browser; }
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
+    ExportRunner* exporter() const { return m_export; }
     const ViewState& view() const { return m_view; }
     const std::vector<std::size_t>& visibleChannels() const { return m_channels; }
     bool isSettled() const { return m_settled; }
@@ -109,6 +111,7 @@ private:
     QMenu* m_docksMenu = nullptr;
     QActionGroup* m_pageGroup = nullptr;
     QTimer* m_requestTimer;
+    ExportRunner* m_export;
     ViewState m_view;
     std::vector<std::size_t> m_channels;
     InitialView m_initial;

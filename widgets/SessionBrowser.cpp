@@ -155,8 +155,12 @@ void SessionBrowser::showProperties(QTreeWidgetItem* item)
     if (kind == kRecording) {
         addProperty(m_properties, tr("Format"), QString::fromStdString(m_info->format));
         addProperty(m_properties, tr("Path"), QString::fromStdString(m_info->path));
-        addProperty(m_properties, tr("Start"), formatUtc(m_info->start));
-        addProperty(m_properties, tr("End"), formatUtc(m_info->end));
+        if (m_info->timesKnown) {
+            addProperty(m_properties, tr("Start"), formatUtc(m_info->start));
+            addProperty(m_properties, tr("End"), formatUtc(m_info->end));
+        } else {
+            addProperty(m_properties, tr("Start"), tr("unknown (needs the level-2 password)"));
+        }
         addProperty(m_properties, tr("Duration"), formatDuration(m_info->end - m_info->start));
         addProperty(m_properties, tr("Times known"),
                     m_info->timesKnown ? tr("yes") : tr("no: shown relative to the start (level-1 access)"));

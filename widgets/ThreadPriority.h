@@ -4,7 +4,8 @@
 
 namespace lv::widgets {
 
-// Lowers the calling thread's priority (Linux: nice +10 for this thread only); once per thread, idempotent.
+// Lowers the calling thread's priority (Linux: nice +10 for this thread only, or the idle scheduling class when
+// the process is already niced); once per thread, idempotent.
 void lowerThisThreadPriority();
 
 } // namespace lv::widgets

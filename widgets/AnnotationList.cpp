@@ -1,4 +1,4 @@
-// Filtering hides rows whose type, channel and text all lack the filter text (case-insensitive).
+// Filtering hides rows whose text, type and channel all lack the filter text (case-insensitive).
 #include "AnnotationList.h"
 
 #include "SessionBrowser.h"
@@ -18,7 +18,7 @@ AnnotationList::AnnotationList(QWidget* parent) : QWidget(parent), m_filter(new 
     layout->addWidget(m_list);
     m_filter->setPlaceholderText(tr("Filter annotations"));
     m_filter->setClearButtonEnabled(true);
-    m_list->setHeaderLabels({tr("Time"), tr("Duration"), tr("Type"), tr("Channel"), tr("Text")});
+    m_list->setHeaderLabels({tr("Time"), tr("Text"), tr("Type"), tr("Channel"), tr("Duration")});
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setSortingEnabled(false);
@@ -35,12 +35,13 @@ void AnnotationList::setRecording(const core::RecordingInfo* info)
     if (!info) return;
     QList<QTreeWidgetItem*> items;
     for (const core::Annotation& a : info->annotations) {
-        auto* item = new QTreeWidgetItem(
-            {formatUtc(a.time), a.durationUs > 0 ? formatDuration(a.durationUs) : "", QString::fromStdString(a.type),
-             a.channel ? QString::fromStdString(*a.channel) : tr("all"), QString::fromStdString(a.text)});
+        auto* item =
+            new QTreeWidgetItem({formatUtc(a.time), QString::fromStdString(a.text), QString::fromStdString(a.type),
+                                 a.channel ? QString::fromStdString(*a.channel) : tr("all"),
+                                 a.durationUs > 0 ? formatDuration(a.durationUs) : ""});
         item->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(a.time));
         item->setData(1, Qt::UserRole, QVariant::fromValue<qint64>(a.durationUs));
-        item->setToolTip(4, item->text(4));
+        item->setToolTip(1, item->text(1));
         items.push_back(item);
     }
     m_list->addTopLevelItems(items);
@@ -61,9 +62,9 @@ void AnnotationList::applyFilter()
     const QString f = m_filter->text().trimmed();
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_list->topLevelItem(i);
-        const bool match = f.isEmpty() || item->text(2).contains(f, Qt::CaseInsensitive) ||
-                           item->text(3).contains(f, Qt::CaseInsensitive) ||
-                           item->text(4).contains(f, Qt::CaseInsensitive);
+        const bool match = f.isEmpty() || item->text(1).contains(f, Qt::CaseInsensitive) ||
+                           item->text(2).contains(f, Qt::CaseInsensitive) ||
+                           item->text(3).contains(f, Qt::CaseInsensitive);
         item->setHidden(!match);
     }
 }

@@ -1,4 +1,4 @@
-// The annotations dock: every record of the recording (time, duration, type, channel, text) with a filter;
+// The annotations dock: every record of the recording (time, text, type, channel, duration) with a filter;
 // double-click jumps the view there.
 #pragma once
 

@@ -222,6 +222,8 @@ void TracePlot::updateAxes()
 {
     const double lanes = static_cast<double>(std::max<std::size_t>(m_channels.size(), 1));
     m_plot->xAxis->setRange(toX(m_range.start), toX(m_range.end));
+    m_ticker->setTickCount(
+        std::max(3, static_cast<int>(dataColumns() / devicePixelRatioF()) / 140)); // labels ~140 px apart
     m_plot->xAxis->setLabel(m_info ? TimeTicker::dateLabel(m_info->start, toX(m_range.start), m_timeMode) : "");
     m_plot->yAxis->setRange(0.0, lanes);
     auto ticker = m_plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();

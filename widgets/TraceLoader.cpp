@@ -119,56 +119,68 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
     const std::uint64_t id = ++m_id;
     m_exactShown = false;
     const FrameRequest coarse{id, range, channels, columns, false, 0.0};
-    startJob(coarse);
-    m_pending = coarse;
-    m_pending.exact = true;
-    // Count the page's blocks by binary search (cheap on this thread); few enough: decode them first through the
-    // PageLoader (priority lane, prefetch, pinned), then draw sample-exact from the cache.
+    FrameRequest exact = coarse;
+    exact.exact = true;
+    // Blocks of the page, by binary search (cheap on this thread), and whether they are all narrower than half a
+    // column (then display-exact envelopes need no decoding: no coarse picture first).
     const core::BlockSource& source = *m_session->context().source;
     std::size_t blocks = 0;
+    bool narrow = true;
     for (std::size_t c : channels) {
         const core::SampleGrid grid = m_session->info().channels.at(c).grid();
-        const auto r = cache::blocksCovering(source, c, grid.firstIndexAtOrAfter(range.start),
-                                             grid.firstIndexAtOrAfter(range.end));
-        blocks += r.end > r.first ? r.end - r.first : 0;
+        const std::int64_t from = grid.firstIndexAtOrAfter(range.start), to = grid.firstIndexAtOrAfter(range.end);
+        const auto r = cache::blocksCovering(source, c, from, to);
+        if (r.end <= r.first) continue;
+        blocks += r.end - r.first;
+        const double perColumn =
+            static_cast<double>(to - from) / static_cast<double>(std::max<std::size_t>(columns, 1));
+        narrow = narrow && source.blocks(c)[r.first].count <= 0.5 * perColumn;
     }
     const std::shared_ptr<std::atomic<std::uint64_t>> latest = m_latest;
     latest->store(id);
-    cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
-    if (blocks <= kMaxPageBlocks) {
-        m_pending.smear = 0.0;
-        std::weak_ptr<Guard> guard = m_guard;
-        m_pagePool.start([pages, latest, guard, id, page = cache::Page{channels, range}] {
+    if (blocks <= kMaxPageBlocks && !narrow) {
+        // Decode the page first through the PageLoader (priority lane, prefetch, pinned; driven from the page
+        // thread), then draw it sample-exact from the cache; a coarse picture only while blocks are decoding.
+        exact.smear = 0.0;
+        cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
+        m_pagePool.start([pages, latest, guard = std::weak_ptr<Guard>(m_guard), session = m_session, cancel = m_cancel,
+                          coarse, exact] {
             lowerThisThreadPriority();
-            if (latest->load() != id) return; // the view has moved on before this page was asked for
-            pages->show(page, [guard, id](const cache::RequestResult& result) {
+            if (latest->load() != exact.id) return; // the view has moved on before this page was asked for
+            auto ready = std::make_shared<std::atomic<bool>>(false);
+            pages->show({exact.channels, exact.range}, [guard, session, cancel, exact, ready](const auto& result) {
                 if (result.outcome == cache::Outcome::Cancelled) return;
-                const auto g = guard.lock();
-                if (!g) return;
-                std::lock_guard lock(g->mutex);
-                if (TraceLoader* self = g->loader)
-                    QMetaObject::invokeMethod(
-                        self, [self, id] { self->blocksReady(id); }, Qt::QueuedConnection);
+                ready->store(true);
+                startFromAnyThread(guard, session, cancel, exact);
             });
+            if (!ready->load()) startFromAnyThread(guard, session, cancel, coarse);
         });
     } else {
         m_pagePool.start([session = m_session] { // the previous page's decodes are not needed any more
             session->scheduler().cancelView(kViewId);
         });
-        m_pending.smear = 0.5; // display-exact: peaks at most half a column off
-        startJob(m_pending);
+        exact.smear = 0.5; // display-exact: peaks at most half a column off
+        if (!narrow) startJob(coarse);
+        startJob(exact);
     }
     return id;
 }
 
-void TraceLoader::blocksReady(std::uint64_t id)
+void TraceLoader::startFromAnyThread(const std::weak_ptr<Guard>& guard, std::shared_ptr<view::ViewSession> session,
+                                     std::shared_ptr<core::CancelToken> cancel, const FrameRequest& request)
 {
-    if (id == m_id && m_session) startJob(m_pending);
+    const auto g = guard.lock();
+    if (!g) return;
+    std::lock_guard lock(g->mutex);
+    if (TraceLoader* self = g->loader) self->run(std::move(session), std::move(cancel), request);
 }
 
-void TraceLoader::startJob(const FrameRequest& request)
+void TraceLoader::startJob(const FrameRequest& request) { run(m_session, m_cancel, request); }
+
+void TraceLoader::run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
+                      const FrameRequest& request)
 {
-    m_pool.start([this, session = m_session, cancel = m_cancel, request] {
+    m_pool.start([this, session, cancel, request] {
         lowerThisThreadPriority();
         std::shared_ptr<const TraceFrame> frame = buildFrame(*session, request, *cancel);
         if (!frame) return;

@@ -54,11 +54,16 @@ signals:
     void frameReady(lv::widgets::FramePtr frame); // only frames of the current request, coarse before exact
 
 private:
-    void startJob(const FrameRequest& request);
-    void deliver(FramePtr frame);
-    void blocksReady(std::uint64_t id);
-
     struct Guard;
+    void startJob(const FrameRequest& request); // on the UI thread
+    // Thread-safe (m_pool is): a frame job for `request`, its result delivered on the UI thread.
+    void run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
+             const FrameRequest& request);
+    // From any thread, e.g. a decode callback: runs the job if the loader still lives.
+    static void startFromAnyThread(const std::weak_ptr<Guard>& guard, std::shared_ptr<view::ViewSession> session,
+                                   std::shared_ptr<core::CancelToken> cancel, const FrameRequest& request);
+    void deliver(FramePtr frame);
+
     std::shared_ptr<Guard> m_guard;
     QThreadPool m_pool;     // opening, frame jobs
     QThreadPool m_pagePool; // one thread: every PageLoader call (it takes the cache's and scheduler's locks)
@@ -72,7 +77,6 @@ private:
     std::uint64_t m_id = 0;
     bool m_exactShown = false;
     bool m_buildPyramid = true;
-    FrameRequest m_pending; // the current request, exact version (run when its blocks are decoded)
 };
 
 } // namespace lv::widgets

@@ -79,6 +79,8 @@ TracePlot::~TracePlot()
     m_renderPool.waitForDone(); // no render result may arrive after this
 }
 
+void TracePlot::replotNow() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
+
 QString TracePlot::libraryVersion() { return QStringLiteral(QCUSTOMPLOT_VERSION_STR); }
 
 double TracePlot::toX(core::Uutc t) const { return m_info ? static_cast<double>(t - m_info->start) / 1e6 : 0.0; }

@@ -66,6 +66,7 @@ public:
     bool hasTraceImage() const;
     QString laneLabel(std::size_t lane) const;
 
+    void replotNow();                // a synchronous replot (benchmarks)
     static QString libraryVersion(); // QCustomPlot's
 
 signals:

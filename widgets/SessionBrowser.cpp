@@ -1,10 +1,12 @@
-// Tree items carry (kind, index) in their data; properties are rebuilt from RecordingInfo on selection.
+// Tree items carry (kind, index) in their data; properties are rebuilt from RecordingInfo on selection; only
+// channels drag, only the recording item takes drops (so a drag reorders channels and nothing else).
 #include "SessionBrowser.h"
 
 #include <QDateTime>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTimeZone>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -64,6 +66,11 @@ SessionBrowser::SessionBrowser(QWidget* parent)
     m_tree->setHeaderLabels({tr("Name"), tr("Rate (Hz)"), tr("Unit"), tr("Samples"), tr("Gaps"), tr("NaN runs")});
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
+    m_tree->setDragDropMode(QAbstractItemView::InternalMove); // channels reorder by drag, within the recording
+    m_tree->invisibleRootItem()->setFlags(m_tree->invisibleRootItem()->flags() & ~Qt::ItemIsDropEnabled);
+    connect(m_tree->model(), &QAbstractItemModel::rowsInserted, this, [this] {
+        if (!m_updating) QTimer::singleShot(0, this, [this] { emit visibleChannelsChanged(checkedChannels()); });
+    });
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_properties->setHeaderLabels({tr("Property"), tr("Value")});
     m_properties->setRootIsDecorated(false);
@@ -91,6 +98,7 @@ void SessionBrowser::setRecording(const core::RecordingInfo* info, const GapBand
         auto* root = new QTreeWidgetItem(m_tree, {path.section('/', -1, -1, QString::SectionSkipEmpty)});
         root->setToolTip(0, path);
         root->setData(0, kKindRole, kRecording);
+        root->setFlags((root->flags() | Qt::ItemIsDropEnabled) & ~Qt::ItemIsDragEnabled);
         root->setData(0, kTimeRole, QVariant::fromValue<qint64>(info->start));
         root->setText(4, QString::number(bands->recording.size()));
         for (std::size_t c = 0; c < info->channels.size(); ++c) {
@@ -103,7 +111,7 @@ void SessionBrowser::setRecording(const core::RecordingInfo* info, const GapBand
             item->setData(0, kKindRole, kChannel);
             item->setData(0, kIndexRole, static_cast<qulonglong>(c));
             item->setData(0, kTimeRole, QVariant::fromValue<qint64>(ch.start));
-            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setFlags((item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled) & ~Qt::ItemIsDropEnabled);
             item->setCheckState(0, Qt::Checked);
             for (std::size_t s = 0; s < ch.segments.size(); ++s) {
                 const core::TimeRange& r = ch.segments[s];
@@ -113,6 +121,7 @@ void SessionBrowser::setRecording(const core::RecordingInfo* info, const GapBand
                 seg->setData(0, kKindRole, kSegment);
                 seg->setData(0, kIndexRole, static_cast<qulonglong>(s));
                 seg->setData(0, kTimeRole, QVariant::fromValue<qint64>(r.start));
+                seg->setFlags(seg->flags() & ~(Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled));
             }
         }
         root->setExpanded(true);

@@ -1,5 +1,6 @@
 // The session browser dock: a tree of recording > channels (rate, unit, samples, gaps, NaN runs) > segments, with
-// a check box per channel to show or hide it, and a properties table for the selected item.
+// a check box per channel to show or hide it, drag to reorder the channels, and a properties table for the
+// selected item.
 #pragma once
 
 #include "GapBands.h"
@@ -20,7 +21,7 @@ public:
 
     void setRecording(const core::RecordingInfo* info, const GapBands* bands);
     void setVisibleChannels(const std::vector<std::size_t>& channels);
-    std::vector<std::size_t> checkedChannels() const;
+    std::vector<std::size_t> checkedChannels() const; // in the tree's (display) order
     QTreeWidget* tree() const { return m_tree; }
     QTreeWidget* properties() const { return m_properties; }
 

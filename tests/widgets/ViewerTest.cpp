@@ -231,7 +231,7 @@ private slots:
         QCOMPARE(w.plot()->drawnRange(), (TimeRange{info.end - 5'000'000, info.end}));
     }
 
-    void hiddenChannelsLeaveThePlot()
+    void channelsCanBeHiddenShownAndReordered()
     {
         MainWindow w;
         w.setInteractive(false);
@@ -246,6 +246,16 @@ private slots:
         QCOMPARE(w.plot()->frame()->traces.size(), std::size_t(2));
         QVERIFY(w.plot()->frame()->traces[1].x.size() > 100);
         QVERIFY(w.plot()->hasTraceImage());
+        // Dragging ch2 above ch1 in the session browser (what an internal move does to the tree) reorders lanes.
+        QTreeWidgetItem* root = w.browser()->tree()->topLevelItem(0);
+        root->insertChild(0, root->takeChild(1));
+        QVERIFY(lv::test::waitSettled(w));
+        QCOMPARE(w.plot()->channels(), (std::vector<std::size_t>{1, 0}));
+        QVERIFY(w.plot()->laneLabel(0).startsWith("ch2"));
+        // Unchecking hides.
+        root->child(1)->setCheckState(0, Qt::Unchecked);
+        QVERIFY(lv::test::waitSettled(w));
+        QCOMPARE(w.plot()->channels(), (std::vector<std::size_t>{1}));
     }
 };
 

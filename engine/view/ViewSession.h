@@ -9,6 +9,7 @@
 #include "core/Recording.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,7 @@ struct ViewOptions {
     std::shared_ptr<cache::BlockCache> cache; // shared by every recording of the process; null: a new one
     std::size_t cacheBytes = 512u << 20;      // budget of a new cache
     std::size_t threads = 0;                  // decode threads; 0: every core
+    std::function<void()> workerStart = {};   // run first on each decode thread (e.g. lower its priority)
 };
 
 class ViewSession {

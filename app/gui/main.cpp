@@ -1,0 +1,95 @@
+// longview: the viewer GUI. Reads the command line, shows the main window; with --screenshot it waits until the
+// exact view is drawn, saves the window as PNG and exits (works with QT_QPA_PLATFORM=offscreen).
+#include "MainWindow.h"
+#include "TraceLoader.h"
+
+#include "core/Version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPixmap>
+#include <QTimer>
+#include <cstdio>
+
+namespace {
+
+enum ExitCode { kOk = 0, kTimeout = 1, kUsage = 2, kBadInput = 3, kOutputFailed = 4 };
+
+int usage(const QString& message)
+{
+    std::fprintf(stderr, "longview: %s\n", qPrintable(message));
+    return kUsage;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Longview");
+    QApplication::setApplicationName("longview");
+    QApplication::setApplicationVersion(lv::core::kVersion);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Viewer for long multi-channel recordings (MEF 3.0 sessions and archives).");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("PATH", "A .mefd session folder, a .mefd.tar archive or a .timd channel.");
+    const QCommandLineOption password("password", "Level-1 or level-2 password of an encrypted session.", "P");
+    const QCommandLineOption start("start", "First time shown: integer uUTC, ISO 8601, or +SECONDS.", "T");
+    const QCommandLineOption span("span", "Seconds shown per page.", "SECONDS");
+    const QCommandLineOption channels("channels", "Comma-separated channel names to show (default: all).", "a,b");
+    const QCommandLineOption theme("theme", "light or dark.", "THEME");
+    const QCommandLineOption screenshot("screenshot", "Save the window once the view is drawn, then exit.", "FILE.png");
+    const QCommandLineOption size("size", "Window size for --screenshot (default 1600x900).", "WxH", "1600x900");
+    const QCommandLineOption timeout("timeout", "Seconds --screenshot waits for the view (default 120).", "S", "120");
+    parser.addOptions({password, start, span, channels, theme, screenshot, size, timeout});
+    if (!parser.parse(QApplication::arguments())) return usage(parser.errorText());
+    if (parser.isSet("help")) parser.showHelp(kOk);
+    if (parser.isSet("version")) parser.showVersion();
+
+    const QStringList paths = parser.positionalArguments();
+    if (paths.size() > 1) return usage("give at most one PATH");
+    if (parser.isSet(theme) && parser.value(theme) != "light" && parser.value(theme) != "dark")
+        return usage("--theme must be light or dark");
+    double spanSeconds = 0;
+    if (parser.isSet(span)) {
+        bool ok = false;
+        spanSeconds = parser.value(span).toDouble(&ok);
+        if (!ok || spanSeconds <= 0) return usage("--span must be a positive number of seconds");
+    }
+    const bool shooting = parser.isSet(screenshot);
+    if (shooting && paths.isEmpty()) return usage("--screenshot needs a PATH");
+    QSize windowSize;
+    if (shooting) {
+        const QStringList wh = parser.value(size).split('x');
+        windowSize = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+        if (windowSize.width() < 200 || windowSize.height() < 150) return usage("--size must be WxH, at least 200x150");
+    }
+
+    lv::widgets::MainWindow window;
+    if (parser.isSet(theme)) window.setThemeName(parser.value(theme));
+    window.setInitialView({parser.value(start), spanSeconds, parser.value(channels)});
+    if (shooting) {
+        window.setInteractive(false);
+        window.loader()->setBuildPyramid(false); // one picture: no background work
+        window.resize(windowSize);
+        const QString file = parser.value(screenshot);
+        QObject::connect(&window, &lv::widgets::MainWindow::viewSettled, &app, [&window, file] {
+            const bool saved = window.grab().save(file, "PNG");
+            if (!saved) std::fprintf(stderr, "longview: cannot write %s\n", qPrintable(file));
+            QApplication::exit(saved ? kOk : kOutputFailed);
+        });
+        QObject::connect(&window, &lv::widgets::MainWindow::openFailed, &app, [](const QString& message) {
+            std::fprintf(stderr, "longview: %s\n", qPrintable(message));
+            QApplication::exit(kBadInput);
+        });
+        QTimer::singleShot(static_cast<int>(parser.value(timeout).toDouble() * 1000), &app, [] {
+            std::fprintf(stderr, "longview: timed out waiting for the view to be drawn\n");
+            QApplication::exit(kTimeout);
+        });
+    }
+    window.show();
+    if (!paths.isEmpty()) window.openPath(paths.first(), parser.value(password));
+    return QApplication::exec();
+}

@@ -1,0 +1,137 @@
+// longview-bench-gui: the viewer's figures on a recording (offscreen): replot of every channel at 1920 px, trace
+// rendering (worker side), page turn from a warm cache to pixels (p50/p95), zoom-out to the whole recording, and
+// first paint after open. Prints one JSON line per figure.
+#include "MainWindow.h"
+#include "TracePlot.h"
+#include "TraceRenderer.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+using lv::widgets::MainWindow;
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+void report(const char* name, const std::vector<double>& ms, const char* target)
+{
+    std::printf("{\"figure\": \"%s\", \"n\": %zu, \"p50_ms\": %.2f, \"p95_ms\": %.2f, \"max_ms\": %.2f, "
+                "\"target\": \"%s\"}\n",
+                name, ms.size(), percentile(ms, 0.5), percentile(ms, 0.95), percentile(ms, 1.0), target);
+    std::fflush(stdout);
+}
+
+// Runs `action`, then waits until the window's view is drawn exactly; milliseconds, or -1 on timeout.
+template <typename F>
+double timeToSettled(MainWindow& w, F&& action, int timeoutMs = 120000)
+{
+    QElapsedTimer t;
+    t.start();
+    action();
+    QTest::qWait(0);
+    while (!w.isSettled() && t.elapsed() < timeoutMs) QTest::qWait(1);
+    return w.isSettled() ? static_cast<double>(t.nsecsElapsed()) / 1e6 : -1.0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("LongviewBench");
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: longview-bench-gui SESSION.mefd [repetitions]\n");
+        return 2;
+    }
+    const QString session = argv[1];
+    const int reps = argc > 2 ? std::atoi(argv[2]) : 30;
+
+    std::vector<double> firstCoarse, firstExact;
+    for (int round = 0; round < 2; ++round) { // the second open uses the snapshot written by the first
+        MainWindow w;
+        w.setInteractive(false);
+        w.setInitialView({"", 10, ""});
+        for (QDockWidget* d : w.findChildren<QDockWidget*>()) d->hide();
+        w.resize(2040, 1100);
+        w.show();
+        for (int i = 0; i < 5 && w.plot()->dataColumns() != 1920; ++i) { // a data area 1920 px wide
+            QTest::qWait(50);
+            w.plot()->replotNow();
+            w.resize(w.width() + 1920 - static_cast<int>(w.plot()->dataColumns()), w.height());
+        }
+        QElapsedTimer t;
+        t.start();
+        double coarse = -1;
+        QObject::connect(w.plot(), &lv::widgets::TracePlot::frameDrawn, &w, [&](quint64, bool) {
+            if (coarse < 0) coarse = static_cast<double>(t.nsecsElapsed()) / 1e6;
+        });
+        w.openPath(session);
+        while (!w.isSettled() && t.elapsed() < 120000) QTest::qWait(1);
+        firstCoarse.push_back(coarse);
+        firstExact.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        if (round == 0) continue;
+        for (int i = 0; i < 5 && w.plot()->dataColumns() != 1920; ++i) // channel labels took their room
+            timeToSettled(w,
+                          [&] { w.resize(w.width() + 1920 - static_cast<int>(w.plot()->dataColumns()), w.height()); });
+        report("first_paint_after_open_snapshot", {firstCoarse.back()}, "<= 300 ms");
+        report("first_exact_after_open_snapshot", {firstExact.back()}, "");
+        std::printf("{\"columns\": %zu, \"channels\": %zu}\n", w.plot()->dataColumns(), w.visibleChannels().size());
+
+        std::vector<double> replot;
+        for (int i = 0; i < reps; ++i) {
+            QElapsedTimer r;
+            r.start();
+            w.plot()->replotNow();
+            replot.push_back(static_cast<double>(r.nsecsElapsed()) / 1e6);
+        }
+        report("replot_all_channels_1920px", replot, "<= 16 ms");
+
+        std::vector<double> render;
+        const lv::widgets::FramePtr frame = w.plot()->frame();
+        lv::widgets::RenderSpec spec;
+        spec.pixels = QSize(1920, 1000);
+        spec.x0 = frame->traces.front().x.front();
+        spec.x1 = frame->traces.front().x.back();
+        spec.lanes = static_cast<int>(frame->traces.size());
+        spec.color = Qt::black;
+        for (std::size_t k = 0; k < frame->traces.size(); ++k)
+            spec.mapping.push_back({frame->traces[k].channel, static_cast<int>(k),
+                                    (frame->traces[k].low + frame->traces[k].high) / 2,
+                                    0.45 / std::max(1e-9, (frame->traces[k].high - frame->traces[k].low) / 2)});
+        for (int i = 0; i < reps; ++i) {
+            QElapsedTimer r;
+            r.start();
+            (void)lv::widgets::renderTraces(*frame, spec);
+            render.push_back(static_cast<double>(r.nsecsElapsed()) / 1e6);
+        }
+        report("render_traces_worker_1920px", render, "off the UI thread");
+
+        // Warm the first pages, then turn them again: cache to pixels.
+        for (int i = 0; i < reps; ++i) timeToSettled(w, [&] { w.pageBy(1); });
+        timeToSettled(w, [&] { w.goTo(w.view().bounds().start); });
+        std::vector<double> turn;
+        for (int i = 0; i < reps; ++i) turn.push_back(timeToSettled(w, [&] { w.pageBy(1); }));
+        report("page_turn_warm_to_pixels", turn, "p95 <= 33 ms");
+
+        std::vector<double> zoomOut;
+        for (int i = 0; i < 3; ++i) {
+            timeToSettled(w, [&] { w.setPageLength(10'000'000); });
+            zoomOut.push_back(timeToSettled(w, [&] { w.setPageLength(0); }));
+        }
+        report("overview_zoom_out_whole_recording", zoomOut, "<= 100 ms");
+    }
+    return 0;
+}

@@ -1,0 +1,116 @@
+// The main window around the plot: settings remembered across windows, drop to open, rubber-band zoom, export.
+#include "MainWindow.h"
+#include "ExportRunner.h"
+#include "TraceLoader.h"
+#include "TracePlot.h"
+#include "WidgetTestSupport.h"
+
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using lv::widgets::MainWindow;
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("LongviewTest");
+        QCoreApplication::setApplicationName("longview-mainwindow-test");
+        QSettings().clear();
+    }
+
+    void recentFilesPageLengthAndThemeAreRemembered()
+    {
+        const QString session = lv::test::testdata("mef3/legacy/multi_segment.mefd");
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            w.show();
+            QVERIFY(lv::test::openAndWait(w, session));
+            w.setPageLength(5'000'000);
+            w.setThemeName("dark");
+            QVERIFY(lv::test::waitSettled(w));
+            w.close();
+        }
+        MainWindow again;
+        again.setInteractive(false);
+        QCOMPARE(again.recentFiles().value(0), QFileInfo(session).absoluteFilePath());
+        QCOMPARE(again.themeName(), QString("dark"));
+        again.show();
+        QVERIFY(lv::test::openAndWait(again, session));
+        QVERIFY(lv::test::waitSettled(again));
+        QCOMPARE(again.view().span(), lv::core::Uutc(5'000'000)); // the remembered page length
+        again.setThemeName("light");
+    }
+
+    void droppingAFolderOpensIt()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::recordingOpened);
+        auto* mime = new QMimeData;
+        mime->setUrls({QUrl::fromLocalFile(lv::test::testdata("mef3/legacy/plain_single.mefd"))});
+        QDropEvent drop(QPointF(200, 200), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(opened.wait(20000));
+        QVERIFY(w.windowTitle().startsWith("plain_single.mefd"));
+        delete mime;
+    }
+
+    void rubberBandZoomsToTheSelection()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.setInitialView({"", 8, ""});
+        w.resize(1200, 700);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, lv::test::testdata("mef3/legacy/plain_single.mefd")));
+        QVERIFY(lv::test::waitSettled(w));
+        QWidget* canvas = w.plot()->findChild<QWidget*>();
+        const QRect area = w.plot()->dataRect();
+        const int y = area.center().y(), x0 = area.left() + area.width() / 4, x1 = area.left() + area.width() / 2;
+        const lv::core::Uutc t0 = lv::core::Uutc(w.plot()->drawnRange().start), span = w.view().span();
+        QTest::mousePress(canvas, Qt::LeftButton, Qt::NoModifier, QPoint(x0, y));
+        QTest::mouseMove(canvas, QPoint((x0 + x1) / 2, y));
+        QTest::mouseMove(canvas, QPoint(x1, y));
+        QTest::mouseRelease(canvas, Qt::LeftButton, Qt::NoModifier, QPoint(x1, y));
+        QVERIFY(lv::test::waitSettled(w));
+        const double perPixel = static_cast<double>(span) / area.width();
+        QVERIFY(std::abs(static_cast<double>(w.view().range().start - t0) - (x0 - area.left()) * perPixel) <
+                3 * perPixel);
+        QVERIFY(std::abs(static_cast<double>(w.view().span()) - (x1 - x0) * perPixel) < 3 * perPixel);
+    }
+
+    void exportWritesTheShownChannels()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, lv::test::testdata("mef3/legacy/multi_channel.mefd")));
+        const QString csv = m_dir.path() + "/out.csv";
+        QSignalSpy finished(w.exporter(), &lv::widgets::ExportRunner::finished);
+        const lv::core::RecordingInfo& info = *w.loader()->info();
+        w.exporter()->run(w.loader()->session(), {1}, {info.start, info.end}, csv);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QVERIFY(lines.size() > 2000);
+        QVERIFY(lines.contains("time,ch2"));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "MainWindowTest.moc"

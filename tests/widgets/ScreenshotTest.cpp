@@ -1,0 +1,69 @@
+// `longview PATH --screenshot FILE.png` exits 0 with a PNG of the requested size that is not blank: the plot area
+// holds trace-coloured pixels and the gap band's grey.
+#include "WidgetTestSupport.h"
+
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+int run(const QStringList& args, QByteArray* err = nullptr)
+{
+    QProcess p;
+    p.start(LONGVIEW_GUI, args);
+    if (!p.waitForFinished(180000)) return -1;
+    if (err) *err = p.readAllStandardError();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+}
+
+// Pixels close to the light theme's trace colour (10, 40, 110).
+int tracePixels(const QImage& image)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += std::abs(c.red() - 10) < 30 && std::abs(c.green() - 40) < 30 && std::abs(c.blue() - 110) < 30;
+        }
+    return n;
+}
+
+} // namespace
+
+class ScreenshotTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void savesTheDrawnViewAndExits()
+    {
+        const QString png = m_dir.path() + "/view.png";
+        QByteArray err;
+        const int code = run({lv::test::testdata("mef3/legacy/nan_gap_long.mefd"), "--screenshot", png, "--size",
+                              "1000x700", "--theme", "light", "--span", "8"},
+                             &err);
+        QVERIFY2(code == 0, err.constData());
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1000, 700));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, "the picture is nearly uniform");
+        QVERIFY2(tracePixels(image) > 2000, "too few trace pixels: the traces were not drawn");
+    }
+
+    void refusesBadArgumentsAndMissingInput()
+    {
+        QCOMPARE(run({"--theme", "purple", lv::test::testdata("mef3/legacy/plain_single.mefd")}), 2);
+        QCOMPARE(run({"--screenshot", m_dir.path() + "/x.png"}), 2);
+        QCOMPARE(run({"/nonexistent/x.mefd", "--screenshot", m_dir.path() + "/y.png"}), 3);
+        QVERIFY(!QFile::exists(m_dir.path() + "/y.png"));
+    }
+};
+
+QTEST_GUILESS_MAIN(ScreenshotTest)
+#include "ScreenshotTest.moc"

@@ -1,0 +1,73 @@
+// Test helpers: the CLI writes synthetic sessions; waiting spins the event loop until the window reports.
+#include "WidgetTestSupport.h"
+
+#include "MainWindow.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTest>
+#include <algorithm>
+
+namespace lv::test {
+
+QString testdata(const QString& relative) { return QString(LONGVIEW_TESTDATA) + "/" + relative; }
+
+QString makeSynth(const QString& dir, const QStringList& args)
+{
+    const QString out = dir + "/synth.mefd";
+    QProcess p;
+    p.start(LONGVIEW_CLI, QStringList{"synth", out} + args);
+    if (!p.waitForFinished(600000) || p.exitCode() != 0) {
+        qWarning("synth failed: %s", p.readAllStandardError().constData());
+        return {};
+    }
+    return out;
+}
+
+bool openAndWait(widgets::MainWindow& window, const QString& path, const QString& password)
+{
+    QSignalSpy opened(&window, &widgets::MainWindow::recordingOpened);
+    QSignalSpy failed(&window, &widgets::MainWindow::openFailed);
+    window.openPath(path, password);
+    for (int i = 0; i < 600 && opened.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
+    if (!failed.isEmpty()) qWarning("open failed: %s", qPrintable(failed.first().first().toString()));
+    return !opened.isEmpty();
+}
+
+bool waitSettled(widgets::MainWindow& window, int timeoutMs)
+{
+    QTest::qWait(1); // let queued view requests start
+    for (int waited = 0; waited < timeoutMs; waited += 10) {
+        if (window.isSettled()) return true;
+        QTest::qWait(10);
+    }
+    return window.isSettled();
+}
+
+std::vector<core::TimeRange> commonGaps(const core::RecordingInfo& info)
+{
+    if (info.channels.empty()) return {};
+    std::vector<core::TimeRange> common = info.channels.front().gaps;
+    for (std::size_t c = 1; c < info.channels.size(); ++c) {
+        std::vector<core::TimeRange> next;
+        for (const core::TimeRange& a : common)
+            for (const core::TimeRange& b : info.channels[c].gaps) {
+                const core::TimeRange r{std::max(a.start, b.start), std::min(a.end, b.end)};
+                if (!r.empty()) next.push_back(r);
+            }
+        common = next;
+    }
+    return common;
+}
+
+std::vector<core::TimeRange> clip(const std::vector<core::TimeRange>& ranges, core::TimeRange window)
+{
+    std::vector<core::TimeRange> out;
+    for (const core::TimeRange& r : ranges) {
+        const core::TimeRange c{std::max(r.start, window.start), std::min(r.end, window.end)};
+        if (!c.empty()) out.push_back(c);
+    }
+    return out;
+}
+
+} // namespace lv::test

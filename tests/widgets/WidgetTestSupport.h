@@ -1,0 +1,26 @@
+// Helpers of the widget tests: reference data, temporary synthetic sessions, waiting for a drawn view.
+#pragma once
+
+#include "core/RecordingInfo.h"
+
+#include <QString>
+#include <vector>
+
+namespace lv::widgets {
+class MainWindow;
+}
+
+namespace lv::test {
+
+QString testdata(const QString& relative); // ../shared/testdata/<relative> (read only)
+// Writes `longview-cli synth OUT.mefd <args>` into `dir`; returns the session path, or empty on failure.
+QString makeSynth(const QString& dir, const QStringList& args);
+// Opens the path in the window and waits until it is open (false on failure or timeout).
+bool openAndWait(widgets::MainWindow& window, const QString& path, const QString& password = {});
+// Waits until the window's current view is drawn exactly.
+bool waitSettled(widgets::MainWindow& window, int timeoutMs = 30000);
+// Time ranges where every channel has a gap (intersection of their gap lists), computed here independently.
+std::vector<core::TimeRange> commonGaps(const core::RecordingInfo& info);
+std::vector<core::TimeRange> clip(const std::vector<core::TimeRange>& ranges, core::TimeRange window);
+
+} // namespace lv::test

@@ -1,0 +1,502 @@
+// Menus, docks and settings around the plot; every view change goes through ViewState, then to the plot (axes at
+// once) and the loader (frames later, off the UI thread).
+#include "MainWindow.h"
+
+#include "AnnotationList.h"
+#include "ExportRunner.h"
+#include "OverviewStrip.h"
+#include "SessionBrowser.h"
+#include "TimeMode.h"
+#include "TraceLoader.h"
+#include "TracePlot.h"
+
+#include "core/TimeFormat.h"
+#include "core/Version.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyleFactory>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <openssl/crypto.h>
+#include <zstd.h>
+
+namespace lv::widgets {
+
+const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets()
+{
+    static const std::vector<std::pair<QString, core::Uutc>> presets = {{"1 s", 1'000'000},
+                                                                        {"2 s", 2'000'000},
+                                                                        {"5 s", 5'000'000},
+                                                                        {"10 s", 10'000'000},
+                                                                        {"20 s", 20'000'000},
+                                                                        {"30 s", 30'000'000},
+                                                                        {"1 min", 60'000'000},
+                                                                        {"2 min", 120'000'000},
+                                                                        {"5 min", 300'000'000},
+                                                                        {"10 min", 600'000'000},
+                                                                        {"30 min", 1'800'000'000},
+                                                                        {"1 h", 3'600'000'000},
+                                                                        {"2 h", 7'200'000'000},
+                                                                        {"6 h", 21'600'000'000},
+                                                                        {"12 h", 43'200'000'000},
+                                                                        {"24 h", 86'400'000'000},
+                                                                        {QObject::tr("whole recording"), 0}};
+    return presets;
+}
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_loader(new TraceLoader(this))
+    , m_plot(new TracePlot)
+    , m_overview(new OverviewStrip)
+    , m_browser(new SessionBrowser)
+    , m_annotations(new AnnotationList)
+    , m_cursorLabel(new QLabel)
+    , m_stateLabel(new QLabel)
+    , m_pageCombo(new QComboBox)
+    , m_requestTimer(new QTimer(this))
+    , m_export(new ExportRunner(this))
+    , m_theme(Theme::light())
+{
+    setWindowTitle("Longview");
+    setAcceptDrops(true);
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_overview);
+    setCentralWidget(central);
+    statusBar()->addWidget(m_cursorLabel, 1);
+    statusBar()->addPermanentWidget(m_stateLabel);
+    m_requestTimer->setSingleShot(true);
+    m_requestTimer->setInterval(0);
+    connect(m_requestTimer, &QTimer::timeout, this, &MainWindow::requestFrames);
+
+    connect(m_loader, &TraceLoader::opened, this, &MainWindow::onOpened);
+    connect(m_loader, &TraceLoader::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_loader, &TraceLoader::frameReady, m_plot, &TracePlot::showFrame);
+    connect(m_plot, &TracePlot::frameDrawn, this, &MainWindow::onFrameDrawn);
+    connect(m_plot, &TracePlot::columnsChanged, this, [this] {
+        if (m_open) m_requestTimer->start();
+    });
+    connect(m_plot, &TracePlot::zoomRequested, this, [this](double f, qint64 t) { zoomBy(f, t); });
+    connect(m_plot, &TracePlot::rangeSelected, this, [this](qint64 a, qint64 b) {
+        m_view.setRange({a, b});
+        viewChanged();
+    });
+    connect(m_plot, &TracePlot::statusText, m_cursorLabel, &QLabel::setText);
+    connect(m_overview, &OverviewStrip::centerRequested, this, [this](qint64 t) { centerOn(t); });
+    connect(m_browser, &SessionBrowser::visibleChannelsChanged, this, &MainWindow::setVisibleChannels);
+    connect(m_browser, &SessionBrowser::jumpRequested, this, [this](qint64 t) { goTo(t); });
+    connect(m_annotations, &AnnotationList::jumpRequested, this,
+            [this](qint64 t, qint64 duration) { centerOn(t + std::max<qint64>(duration, 0) / 2); });
+
+    createDocks();
+    createActions();
+    QSettings settings;
+    m_pageLength = settings.value("view/pageLength", qint64(10'000'000)).toLongLong();
+    applyTheme(Theme::named(settings.value("view/theme", "light").toString()));
+    setTimeMode(static_cast<TimeMode>(settings.value("view/timeMode", 0).toInt()));
+    resize(1280, 800);
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    for (int i = 0; i < m_pageCombo->count(); ++i)
+        if (m_pageCombo->itemData(i).toLongLong() == m_pageLength) m_pageCombo->setCurrentIndex(i);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    auto* browserDock = new QDockWidget(tr("Session"), this);
+    browserDock->setObjectName("sessionDock");
+    browserDock->setWidget(m_browser);
+    addDockWidget(Qt::LeftDockWidgetArea, browserDock);
+    auto* annotationDock = new QDockWidget(tr("Annotations"), this);
+    annotationDock->setObjectName("annotationDock");
+    annotationDock->setWidget(m_annotations);
+    addDockWidget(Qt::LeftDockWidgetArea, annotationDock);
+    resizeDocks({browserDock}, {330}, Qt::Horizontal);
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openFile = file->addAction(tr("&Open File..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
+                                                          tr("Recordings (*.mefd.tar *.tar *.timd);;All files (*)"));
+        if (!path.isEmpty()) openPath(path);
+    });
+    openFile->setShortcut(QKeySequence::Open);
+    QAction* openDir = file->addAction(tr("Open &Session Folder (.mefd)..."), this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open MEF 3.0 session"));
+        if (!path.isEmpty()) openPath(path);
+    });
+    openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
+    file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeRecording);
+    file->addSeparator();
+    file->addAction(tr("&Export/Convert..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportRecording);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* pages = view->addMenu(tr("Page &Length"));
+    m_pageGroup = new QActionGroup(this);
+    for (const auto& [name, span] : pageLengthPresets()) {
+        QAction* a = pages->addAction(name, this, [this, span = span] { setPageLength(span); });
+        a->setCheckable(true);
+        m_pageGroup->addAction(a);
+        m_pageCombo->addItem(name, QVariant::fromValue<qint64>(span));
+    }
+    connect(m_pageCombo, &QComboBox::activated, this,
+            [this](int i) { setPageLength(m_pageCombo->itemData(i).toLongLong()); });
+    QAction* next = view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { pageBy(1); });
+    QAction* prev = view->addAction(tr("&Previous Page"), QKeySequence(Qt::Key_PageUp), this, [this] { pageBy(-1); });
+    view->addAction(tr("Step &Forward"), QKeySequence(Qt::Key_Right), this, [this] { stepBy(0.1); });
+    view->addAction(tr("Step &Back"), QKeySequence(Qt::Key_Left), this, [this] { stepBy(-0.1); });
+    view->addAction(tr("To the &Start"), QKeySequence(Qt::Key_Home), this, [this] { goTo(m_view.bounds().start); });
+    view->addAction(tr("To the &End"), QKeySequence(Qt::Key_End), this, [this] { goTo(m_view.bounds().end); });
+    QAction* zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { zoomAroundCenter(0.5); });
+    QAction* zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { zoomAroundCenter(2); });
+    view->addAction(tr("&Go to Time..."), QKeySequence(Qt::CTRL | Qt::Key_G), this, &MainWindow::askGoTo);
+    view->addSeparator();
+    QAction* autoScale =
+        view->addAction(tr("&Auto-scale Amplitude"), QKeySequence(Qt::Key_A), m_plot, &TracePlot::autoScale);
+    view->addAction(tr("Amplitude &Up"), QKeySequence(Qt::Key_Up), this,
+                    [this] { m_plot->setGain(m_plot->gain() * 1.25); });
+    view->addAction(tr("Amplitude &Down"), QKeySequence(Qt::Key_Down), this,
+                    [this] { m_plot->setGain(m_plot->gain() / 1.25); });
+    view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
+    view->addSeparator();
+    QMenu* time = view->addMenu(tr("&Time Axis"));
+    auto* timeGroup = new QActionGroup(this);
+    QSettings settings;
+    const int savedMode = settings.value("view/timeMode", 0).toInt();
+    for (auto [name, mode] :
+         {std::pair{tr("Wall Clock (&UTC)"), TimeMode::Utc}, std::pair{tr("Wall Clock (&Local)"), TimeMode::Local},
+          std::pair{tr("&Relative to Start"), TimeMode::Relative}}) {
+        QAction* a = time->addAction(name, this, [this, mode = mode] { setTimeMode(mode); });
+        a->setCheckable(true);
+        a->setChecked(static_cast<int>(mode) == savedMode);
+        timeGroup->addAction(a);
+    }
+    QMenu* themes = view->addMenu(tr("T&heme"));
+    auto* themeGroup = new QActionGroup(this);
+    for (const QString& name : {QStringLiteral("light"), QStringLiteral("dark")}) {
+        QAction* a =
+            themes->addAction(name == "light" ? tr("&Light") : tr("&Dark"), this, [this, name] { setThemeName(name); });
+        a->setCheckable(true);
+        a->setChecked(settings.value("view/theme", "light").toString() == name);
+        a->setObjectName("theme-" + name);
+        themeGroup->addAction(a);
+    }
+    m_docksMenu = view->addMenu(tr("&Docks"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) m_docksMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Longview"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    QToolBar* bar = addToolBar(tr("Navigation"));
+    bar->setObjectName("navigationBar");
+    bar->addAction(openFile);
+    bar->addSeparator();
+    bar->addAction(prev);
+    bar->addAction(next);
+    bar->addAction(zoomIn);
+    bar->addAction(zoomOut);
+    bar->addWidget(new QLabel(tr(" Page: ")));
+    bar->addWidget(m_pageCombo);
+    bar->addAction(autoScale);
+    m_docksMenu->addAction(bar->toggleViewAction());
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    for (const QString& path : recentFiles()) m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QStringList list = recentFiles();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecent) list.removeLast();
+    QSettings().setValue("recentFiles", list);
+    updateRecentMenu();
+}
+
+void MainWindow::openPath(const QString& path, const QString& password)
+{
+    closeRecording();
+    m_openingPath = QFileInfo(path).absoluteFilePath();
+    m_password = password;
+    m_stateLabel->setText(tr("opening %1 ...").arg(QFileInfo(path).fileName()));
+    m_loader->open(m_openingPath, password);
+}
+
+void MainWindow::closeRecording()
+{
+    m_open = false;
+    m_settled = false;
+    m_loader->close();
+    m_plot->setRecording(nullptr, nullptr);
+    m_overview->setRecording(nullptr, nullptr);
+    m_browser->setRecording(nullptr, nullptr);
+    m_annotations->setRecording(nullptr);
+    m_channels.clear();
+    setWindowTitle("Longview");
+}
+
+void MainWindow::onOpened(const QString& path)
+{
+    const core::RecordingInfo* info = m_loader->info();
+    m_open = true;
+    addRecent(path);
+    setWindowTitle(QFileInfo(path).fileName() + " - Longview");
+    m_plot->setRecording(info, m_loader->bands());
+    m_overview->setRecording(info, m_loader->bands());
+    m_browser->setRecording(info, m_loader->bands());
+    m_annotations->setRecording(info);
+    // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).
+    m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(QSettings().value("view/timeMode", 0).toInt())
+                                         : TimeMode::Relative);
+    m_view.setBounds({info->start, info->end});
+    m_channels.clear();
+    for (std::size_t c = 0; c < info->channels.size(); ++c) m_channels.push_back(c);
+    applyInitialView();
+    emit recordingOpened();
+}
+
+void MainWindow::applyInitialView()
+{
+    const core::RecordingInfo* info = m_loader->info();
+    const InitialView initial = std::exchange(m_initial, InitialView{});
+    if (!initial.channels.isEmpty()) {
+        std::vector<std::size_t> chosen;
+        for (const QString& name : initial.channels.split(',', Qt::SkipEmptyParts)) {
+            const int c = info->channelIndex(name.trimmed().toStdString());
+            if (c >= 0)
+                chosen.push_back(static_cast<std::size_t>(c));
+            else
+                statusBar()->showMessage(tr("no channel \"%1\"").arg(name), 10000);
+        }
+        if (!chosen.empty()) m_channels = chosen;
+    }
+    m_browser->setVisibleChannels(m_channels);
+    core::Uutc start = info->start;
+    if (!initial.start.isEmpty()) {
+        auto t = core::parseTimeArgument(initial.start.toStdString(), info->start);
+        if (t)
+            start = *t;
+        else
+            statusBar()->showMessage(tr("--start: %1").arg(QString::fromStdString(t.error().message)), 10000);
+    }
+    const core::Uutc span = initial.span > 0 ? static_cast<core::Uutc>(initial.span * 1e6) : m_pageLength;
+    m_view.setRange({start, start + (span > 0 ? span : info->end - info->start)});
+    viewChanged();
+}
+
+void MainWindow::onOpenFailed(const QString& path, const QString& message, bool needsPassword)
+{
+    m_stateLabel->setText(tr("not opened"));
+    if (needsPassword && m_interactive) {
+        bool ok = false;
+        const QString password = QInputDialog::getText(
+            this, tr("Password"), tr("%1\n\nLevel-1 or level-2 password (kept for this session only):").arg(message),
+            QLineEdit::Password, QString(), &ok);
+        if (ok && !password.isEmpty()) return openPath(path, password);
+    } else if (m_interactive) {
+        QMessageBox::warning(this, tr("Cannot open"), message);
+    }
+    emit openFailed(message);
+}
+
+void MainWindow::viewChanged()
+{
+    if (!m_open) return;
+    m_settled = false;
+    m_plot->setView(m_view.range(), m_channels);
+    m_overview->setWindow(m_view.range());
+    const bool whole = m_view.range() == m_view.bounds();
+    int preset = -1;
+    for (int i = 0; i < m_pageCombo->count(); ++i) {
+        const qint64 span = m_pageCombo->itemData(i).toLongLong();
+        if ((span == 0 && whole) || (span == m_view.span() && preset < 0)) preset = i;
+    }
+    m_pageCombo->setPlaceholderText(formatDuration(m_view.span()));
+    m_pageCombo->setCurrentIndex(preset);
+    m_stateLabel->setText(tr("%1 on screen  ·  loading").arg(formatDuration(m_view.span())));
+    m_requestTimer->start();
+}
+
+void MainWindow::requestFrames()
+{
+    if (!m_open) return;
+    m_settled = false;
+    m_loader->request(m_view.range(), m_channels, m_plot->dataColumns());
+}
+
+void MainWindow::onFrameDrawn(quint64 id, bool exact)
+{
+    const FramePtr frame = m_plot->frame();
+    if (!exact || !frame || id != m_loader->currentId() || frame->range != m_view.range() ||
+        frame->columns != m_plot->dataColumns() || m_requestTimer->isActive())
+        return;
+    m_settled = true;
+    m_stateLabel->setText(tr("%1 on screen%2")
+                              .arg(formatDuration(m_view.span()),
+                                   frame->error.empty() ? QString() : "  ·  " + QString::fromStdString(frame->error)));
+    emit viewSettled();
+}
+
+void MainWindow::pageBy(int pages)
+{
+    m_view.page(pages);
+    viewChanged();
+}
+
+void MainWindow::stepBy(double fraction)
+{
+    m_view.step(fraction);
+    viewChanged();
+}
+
+void MainWindow::zoomBy(double factor, core::Uutc anchor)
+{
+    m_view.zoom(factor, anchor);
+    viewChanged();
+}
+
+void MainWindow::zoomAroundCenter(double factor) { zoomBy(factor, m_view.range().start + m_view.span() / 2); }
+
+void MainWindow::goTo(core::Uutc start)
+{
+    m_view.setRange({start, start + m_view.span()});
+    viewChanged();
+}
+
+void MainWindow::centerOn(core::Uutc t)
+{
+    m_view.centerOn(t);
+    viewChanged();
+}
+
+void MainWindow::setPageLength(core::Uutc span)
+{
+    m_pageLength = span;
+    QSettings().setValue("view/pageLength", QVariant::fromValue<qint64>(span));
+    for (int i = 0; i < m_pageCombo->count(); ++i)
+        if (m_pageCombo->itemData(i).toLongLong() == span) {
+            m_pageCombo->setCurrentIndex(i);
+            m_pageGroup->actions().at(i)->setChecked(true);
+        }
+    if (!m_open) return;
+    if (span <= 0)
+        m_view.setRange(m_view.bounds());
+    else
+        m_view.setSpan(span);
+    viewChanged();
+}
+
+void MainWindow::setVisibleChannels(const std::vector<std::size_t>& channels)
+{
+    m_channels = channels;
+    m_browser->setVisibleChannels(channels);
+    viewChanged();
+}
+
+void MainWindow::setTimeMode(TimeMode mode)
+{
+    m_plot->setTimeMode(mode);
+    QSettings().setValue("view/timeMode", static_cast<int>(mode));
+}
+
+void MainWindow::setThemeName(const QString& name)
+{
+    applyTheme(Theme::named(name));
+    QSettings().setValue("view/theme", m_theme.name);
+    if (QAction* a = findChild<QAction*>("theme-" + m_theme.name)) a->setChecked(true);
+}
+
+void MainWindow::applyTheme(const Theme& theme)
+{
+    m_theme = theme;
+    qApp->setStyle(QStyleFactory::create("Fusion"));
+    qApp->setPalette(theme.palette);
+    m_plot->setTheme(theme);
+    m_overview->setTheme(theme);
+}
+
+void MainWindow::askGoTo()
+{
+    const core::RecordingInfo* info = m_loader->info();
+    if (!info) return;
+    bool ok = false;
+    const QString text =
+        QInputDialog::getText(this, tr("Go to Time"), tr("Time (ISO 8601, integer uUTC, or +SECONDS from the start):"),
+                              QLineEdit::Normal, QString::fromStdString(core::formatIso(m_view.range().start)), &ok);
+    if (!ok) return;
+    auto t = core::parseTimeArgument(text.trimmed().toStdString(), info->start);
+    if (!t) return (void)QMessageBox::warning(this, tr("Go to Time"), QString::fromStdString(t.error().message));
+    goTo(*t);
+}
+
+void MainWindow::exportRecording()
+{
+    if (m_open) m_export->start(m_loader->session(), m_channels, m_view.range());
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Longview"),
+                       tr("<b>Longview %1</b><br>A viewer for long multi-channel recordings.<br><br>"
+                          "Qt %2 (built with %3)<br>QCustomPlot %4<br>zstd %5<br>%6<br><br>GPL-3.0-or-later")
+                           .arg(core::kVersion, qVersion(), QT_VERSION_STR, TracePlot::libraryVersion(),
+                                ZSTD_versionString(), OpenSSL_version(OPENSSL_VERSION)));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) {
+        openPath(urls.first().toLocalFile());
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace lv::widgets

@@ -1,0 +1,130 @@
+// The viewer's main window: menus and toolbar, the stacked plot with its overview strip, session and annotation
+// docks; opens recordings (dialog, argument, drop), keeps recent files, layout, page length and theme (QSettings),
+// and turns paging, zooming and jumps into TraceLoader requests.
+#pragma once
+
+#include "Theme.h"
+#include "TimeMode.h"
+#include "ViewState.h"
+
+#include "core/Time.h"
+
+#include <QMainWindow>
+#include <QString>
+#include <vector>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QTimer;
+
+namespace lv::widgets {
+
+class AnnotationList;
+class ExportRunner;
+class OverviewStrip;
+class SessionBrowser;
+class TraceLoader;
+class TracePlot;
+
+// How the window first shows a recording (the GUI's command line).
+struct InitialView {
+    QString start;    // time argument (uUTC, ISO 8601, +SECONDS); empty: the recording's start
+    double span = 0;  // seconds; 0: the remembered page length
+    QString channels; // comma-separated names; empty: all
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    static constexpr int kMaxRecent = 10;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openPath(const QString& path, const QString& password = {});
+    void setInitialView(const InitialView& view) { m_initial = view; }
+    void setThemeName(const QString& name);
+    void setInteractive(bool on) { m_interactive = on; } // false: no dialogs (screenshots, tests)
+
+    // Navigation, as the keys and menus do it.
+    void pageBy(int pages);
+    void stepBy(double fraction);
+    void zoomBy(double factor, core::Uutc anchor);
+    void zoomAroundCenter(double factor);
+    void goTo(core::Uutc start);
+    void centerOn(core::Uutc t);
+    void setPageLength(core::Uutc span); // 0: the whole recording
+    void setVisibleChannels(const std::vector<std::size_t>& channels);
+
+    TracePlot* plot() const { return m_plot; }
+    TraceLoader* loader() const { return m_loader; }
+    SessionBrowser* browser() const { return m_browser; }
+    AnnotationList* annotations() const { return m_annotations; }
+    OverviewStrip* overview() const { return m_overview; }
+    ExportRunner* exporter() const { return m_export; }
+    const ViewState& view() const { return m_view; }
+    const std::vector<std::size_t>& visibleChannels() const { return m_channels; }
+    bool isSettled() const { return m_settled; }
+    QString themeName() const { return m_theme.name; }
+    QStringList recentFiles() const;
+
+signals:
+    void recordingOpened();
+    void openFailed(const QString& message);
+    void viewSettled(); // the exact frame of the current view, at the current size, has been drawn
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void onOpened(const QString& path);
+    void onOpenFailed(const QString& path, const QString& message, bool needsPassword);
+    void applyInitialView();
+    void viewChanged(); // the window moved: plot axes now, a frame request soon
+    void requestFrames();
+    void onFrameDrawn(quint64 id, bool exact);
+    void setTimeMode(TimeMode mode);
+    void applyTheme(const Theme& theme);
+    void askGoTo();
+    void closeRecording();
+    void exportRecording();
+    void showAbout();
+
+    TraceLoader* m_loader;
+    TracePlot* m_plot;
+    OverviewStrip* m_overview;
+    SessionBrowser* m_browser;
+    AnnotationList* m_annotations;
+    QLabel* m_cursorLabel;
+    QLabel* m_stateLabel;
+    QComboBox* m_pageCombo;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_docksMenu = nullptr;
+    QActionGroup* m_pageGroup = nullptr;
+    QTimer* m_requestTimer;
+    ExportRunner* m_export;
+    ViewState m_view;
+    std::vector<std::size_t> m_channels;
+    InitialView m_initial;
+    Theme m_theme;
+    QString m_password; // kept for this session only, never saved
+    QString m_openingPath;
+    core::Uutc m_pageLength = 10'000'000;
+    bool m_settled = false;
+    bool m_interactive = true;
+    bool m_open = false;
+};
+
+// Page length presets offered in the View menu and the toolbar (microseconds; 0: the whole recording).
+const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets();
+
+} // namespace lv::widgets

@@ -1,0 +1,84 @@
+// What QCustomPlot has no item for at this volume: gap and NaN bands, annotation spans, markers and labels (with a
+// density lane when too many to label), and measurement cursors, painted by one layerable per layer.
+#pragma once
+
+#include "Theme.h"
+
+#include <qcustomplot.h>
+#include <vector>
+
+namespace lv::widgets {
+
+struct OverlayBand {
+    int lane = -1; // -1: across every trace (recording-wide gap); else the lane of one channel (NaN run)
+    double x0 = 0; // seconds from the recording's start
+    double x1 = 0;
+};
+
+struct OverlayMarker {
+    double x = 0;
+    double duration = 0; // seconds; > 0 is drawn as a span
+    QString label;
+    int lane = -1; // -1: the whole recording
+};
+
+class PlotOverlay : public QCPLayerable {
+public:
+    enum class Part { Under, Over }; // under the traces: bands and spans; over: markers, labels, cursors
+
+    PlotOverlay(QCustomPlot* plot, QCPAxisRect* rect, Part part);
+
+    void setTheme(const Theme& theme) { m_theme = theme; }
+    void setLaneCount(int lanes) { m_lanes = lanes; }
+    void setBands(std::vector<OverlayBand> bands) { m_bands = std::move(bands); }
+    void setMarkers(std::vector<OverlayMarker> markers) { m_markers = std::move(markers); }
+    void setCursors(std::vector<double> xs) { m_cursors = std::move(xs); }
+    const std::vector<OverlayBand>& bands() const { return m_bands; }
+    const std::vector<OverlayMarker>& markers() const { return m_markers; }
+    int labelledMarkers() const { return m_labelled; } // markers drawn with their text at the last paint
+
+    static constexpr int kLabelRows = 2;
+    static int labelRowHeight(const QFont& font);
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+    void draw(QCPPainter* painter) override;
+
+private:
+    double px(double x) const;
+    QRectF laneRect(int lane, double x0, double x1) const;
+    void drawUnder(QCPPainter* painter);
+    void drawOver(QCPPainter* painter);
+
+    QCPAxisRect* m_rect;
+    Part m_part;
+    Theme m_theme = Theme::light();
+    int m_lanes = 1;
+    std::vector<OverlayBand> m_bands;
+    std::vector<OverlayMarker> m_markers;
+    std::vector<double> m_cursors;
+    int m_labelled = 0;
+};
+
+// The traces as rendered off the UI thread (TraceRenderer), stretched from the time range they were drawn for to
+// the current axis: a view that has moved shows the old picture in its new place until the new one arrives.
+class TraceLayer : public QCPLayerable {
+public:
+    TraceLayer(QCustomPlot* plot, QCPAxisRect* rect);
+
+    void setImage(QImage image, double x0, double x1);
+    void clear() { m_image = QImage(); }
+    const QImage& image() const { return m_image; }
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+    void draw(QCPPainter* painter) override;
+
+private:
+    QCPAxisRect* m_rect;
+    QImage m_image;
+    double m_x0 = 0.0;
+    double m_x1 = 1.0;
+};
+
+} // namespace lv::widgets

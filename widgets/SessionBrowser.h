@@ -1,0 +1,47 @@
+// The session browser dock: a tree of recording > channels (rate, unit, samples, gaps, NaN runs) > segments, with
+// a check box per channel to show or hide it, drag to reorder the channels, and a properties table for the
+// selected item.
+#pragma once
+
+#include "GapBands.h"
+
+#include "core/RecordingInfo.h"
+
+#include <QWidget>
+
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace lv::widgets {
+
+class SessionBrowser : public QWidget {
+    Q_OBJECT
+public:
+    explicit SessionBrowser(QWidget* parent = nullptr);
+
+    void setRecording(const core::RecordingInfo* info, const GapBands* bands);
+    void setVisibleChannels(const std::vector<std::size_t>& channels);
+    std::vector<std::size_t> checkedChannels() const; // in the tree's (display) order
+    QTreeWidget* tree() const { return m_tree; }
+    QTreeWidget* properties() const { return m_properties; }
+
+signals:
+    void visibleChannelsChanged(const std::vector<std::size_t>& channels);
+    void jumpRequested(qint64 uutc);
+
+private:
+    void showProperties(QTreeWidgetItem* item);
+
+    QTreeWidget* m_tree;
+    QTreeWidget* m_properties;
+    const core::RecordingInfo* m_info = nullptr;
+    const GapBands* m_bands = nullptr;
+    bool m_updating = false;
+};
+
+// "2025-01-01 10:00:00.000 UTC"
+QString formatUtc(core::Uutc t);
+// "2 h 03 min", "12.5 s"
+QString formatDuration(std::int64_t microseconds);
+
+} // namespace lv::widgets

@@ -1,0 +1,31 @@
+// Light and dark colour sets for the application palette, the plot and the overview strip.
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+namespace lv::widgets {
+
+struct Theme {
+    QString name; // "light" or "dark"
+    QPalette palette;
+    QColor plotBackground;
+    QColor axis;
+    QColor text;
+    QColor grid;
+    QColor trace;      // every channel's line
+    QColor gapBand;    // recording-wide "no data"
+    QColor nanBand;    // a channel's NaN run / own gap
+    QColor annotation; // markers and labels
+    QColor span;       // an annotation's duration
+    QColor coverage;   // overview: data present
+    QColor window;     // overview: the current view
+    QColor cursor;
+
+    static Theme light();
+    static Theme dark();
+    static Theme named(const QString& name); // unknown names: light
+};
+
+} // namespace lv::widgets

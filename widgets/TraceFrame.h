@@ -1,0 +1,43 @@
+// What the plot draws for one view request: per channel points (min/max per column, or samples) and NaN runs.
+#pragma once
+
+#include "core/Time.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lv::widgets {
+
+struct FrameRequest {
+    std::uint64_t id = 0;
+    core::TimeRange range;
+    std::vector<std::size_t> channels;
+    std::size_t columns = 0;
+    bool exact = false; // false: coarse, from stored block extrema only (never decodes)
+    double smear = 0.0; // for exact envelopes (0: sample-exact; 0.5: display-exact, see cache::EnvelopeRequest)
+};
+
+struct ChannelTrace {
+    std::size_t channel = 0;
+    std::vector<double> x;                // seconds from the recording's start; sorted
+    std::vector<double> y;                // physical values; NaN breaks the line (at every gap and NaN run)
+    double low = 0.0;                     // robust extent of the values (1st and 99th percentile), for auto-scale
+    double high = -1.0;                   // low > high: no data
+    std::vector<core::TimeRange> nanRuns; // NaN samples found inside blocks, outside every gap (when decoded)
+};
+
+struct TraceFrame {
+    std::uint64_t id = 0;
+    core::TimeRange range;
+    std::size_t columns = 0;
+    bool exact = false;
+    bool samples = false; // one point per sample (zoomed in) instead of min/max per column
+    std::vector<ChannelTrace> traces;
+    std::string error; // empty when every channel was computed
+};
+
+using FramePtr = std::shared_ptr<const TraceFrame>;
+
+} // namespace lv::widgets

@@ -1,0 +1,200 @@
+// Background open, coarse and exact frame jobs, PageLoader callbacks posted back to the UI thread.
+#include "TraceLoader.h"
+
+#include "ThreadPriority.h"
+#include "TraceBuilder.h"
+
+#include "cache/PageLoader.h"
+#include "common/ErrorText.h"
+#include "formats/mef3/Snapshot.h"
+#include "view/ViewSession.h"
+
+#include <QMetaObject>
+#include <mutex>
+
+namespace lv::widgets {
+
+// Lets scheduler callbacks (any thread, any time) reach the loader only while it lives.
+struct TraceLoader::Guard {
+    std::mutex mutex;
+    TraceLoader* loader = nullptr;
+};
+
+TraceLoader::TraceLoader(QObject* parent)
+    : QObject(parent)
+    , m_guard(std::make_shared<Guard>())
+    , m_cancel(std::make_shared<core::CancelToken>())
+{
+    qRegisterMetaType<FramePtr>();
+    m_guard->loader = this;
+    m_pool.setMaxThreadCount(2);
+    m_pagePool.setMaxThreadCount(1);
+}
+
+TraceLoader::~TraceLoader()
+{
+    {
+        std::lock_guard lock(m_guard->mutex);
+        m_guard->loader = nullptr;
+    }
+    close();
+    m_pagePool.waitForDone();
+    m_pool.waitForDone();
+}
+
+const core::RecordingInfo* TraceLoader::info() const { return m_session ? &m_session->info() : nullptr; }
+
+void TraceLoader::close()
+{
+    ++m_openId;
+    ++m_id;
+    m_cancel->cancel();
+    m_cancel = std::make_shared<core::CancelToken>();
+    m_bands.reset();
+    m_path.clear();
+    if (m_session) // after the page thread's queued calls; the session's destructor joins decoders and saves the
+                   // pyramid: not on the UI thread
+        m_pagePool.start(
+            [pages = std::shared_ptr<cache::PageLoader>(std::move(m_pages)), session = std::move(m_session)]() mutable {
+                pages.reset();
+                session.reset();
+            });
+    m_pages.reset();
+    m_session.reset();
+}
+
+void TraceLoader::open(const QString& path, const QString& password)
+{
+    close();
+    const std::uint64_t openId = m_openId;
+    m_pool.start([this, openId, path, password] {
+        lowerThisThreadPriority();
+        view::ViewOptions options;
+        options.workerStart = lowerThisThreadPriority;
+        options.password = password.toStdString();
+        options.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+        auto result = view::ViewSession::open(path.toStdString(), options);
+        if (!result) {
+            const core::Error e = result.error();
+            const bool needsPassword =
+                e.code == core::ErrorCode::PasswordRequired || e.code == core::ErrorCode::WrongPassword;
+            const QString message = QString::fromStdString(app::errorText(e));
+            QMetaObject::invokeMethod(
+                this,
+                [this, openId, path, message, needsPassword] {
+                    if (openId == m_openId) emit openFailed(path, message, needsPassword);
+                },
+                Qt::QueuedConnection);
+            return;
+        }
+        std::shared_ptr<view::ViewSession> session(std::move(*result));
+        auto bands = std::make_shared<const GapBands>(computeGapBands(session->info()));
+        QMetaObject::invokeMethod(
+            this,
+            [this, openId, path, session, bands]() mutable {
+                if (openId != m_openId) {
+                    m_pool.start([s = std::move(session)]() mutable { s.reset(); });
+                    return;
+                }
+                m_session = std::move(session);
+                m_bands = std::move(bands);
+                m_path = path;
+                m_pages = std::make_unique<cache::PageLoader>(m_session->scheduler(), m_session->info(), kViewId);
+                if (m_buildPyramid)
+                    m_pagePool.start([session = m_session] {
+                        lowerThisThreadPriority();
+                        session->buildPyramid();
+                    });
+                emit opened(path);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns)
+{
+    if (!m_session) return 0;
+    m_cancel->cancel();
+    m_cancel = std::make_shared<core::CancelToken>();
+    const std::uint64_t id = ++m_id;
+    m_exactShown = false;
+    const FrameRequest coarse{id, range, channels, columns, false, 0.0};
+    FrameRequest exact = coarse;
+    exact.exact = true;
+    // Blocks of the page, by binary search (cheap on this thread), and whether they are all narrower than half a
+    // column (then display-exact envelopes need no decoding: no coarse picture first).
+    const core::BlockSource& source = *m_session->context().source;
+    std::size_t blocks = 0;
+    bool narrow = true;
+    for (std::size_t c : channels) {
+        const core::SampleGrid grid = m_session->info().channels.at(c).grid();
+        const std::int64_t from = grid.firstIndexAtOrAfter(range.start), to = grid.firstIndexAtOrAfter(range.end);
+        const auto r = cache::blocksCovering(source, c, from, to);
+        if (r.end <= r.first) continue;
+        blocks += r.end - r.first;
+        const double perColumn =
+            static_cast<double>(to - from) / static_cast<double>(std::max<std::size_t>(columns, 1));
+        narrow = narrow && source.blocks(c)[r.first].count <= 0.5 * perColumn;
+    }
+    const std::shared_ptr<std::atomic<std::uint64_t>> latest = m_latest;
+    latest->store(id);
+    if (blocks <= kMaxPageBlocks && !narrow) {
+        // Decode the page first through the PageLoader (priority lane, prefetch, pinned; driven from the page
+        // thread), then draw it sample-exact from the cache; a coarse picture only while blocks are decoding.
+        exact.smear = 0.0;
+        cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
+        m_pagePool.start([pages, latest, guard = std::weak_ptr<Guard>(m_guard), session = m_session, cancel = m_cancel,
+                          coarse, exact] {
+            lowerThisThreadPriority();
+            if (latest->load() != exact.id) return; // the view has moved on before this page was asked for
+            auto ready = std::make_shared<std::atomic<bool>>(false);
+            pages->show({exact.channels, exact.range}, [guard, session, cancel, exact, ready](const auto& result) {
+                if (result.outcome == cache::Outcome::Cancelled) return;
+                ready->store(true);
+                startFromAnyThread(guard, session, cancel, exact);
+            });
+            if (!ready->load()) startFromAnyThread(guard, session, cancel, coarse);
+        });
+    } else {
+        m_pagePool.start([session = m_session] { // the previous page's decodes are not needed any more
+            session->scheduler().cancelView(kViewId);
+        });
+        exact.smear = 0.5; // display-exact: peaks at most half a column off
+        if (!narrow) startJob(coarse);
+        startJob(exact);
+    }
+    return id;
+}
+
+void TraceLoader::startFromAnyThread(const std::weak_ptr<Guard>& guard, std::shared_ptr<view::ViewSession> session,
+                                     std::shared_ptr<core::CancelToken> cancel, const FrameRequest& request)
+{
+    const auto g = guard.lock();
+    if (!g) return;
+    std::lock_guard lock(g->mutex);
+    if (TraceLoader* self = g->loader) self->run(std::move(session), std::move(cancel), request);
+}
+
+void TraceLoader::startJob(const FrameRequest& request) { run(m_session, m_cancel, request); }
+
+void TraceLoader::run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
+                      const FrameRequest& request)
+{
+    m_pool.start([this, session, cancel, request] {
+        lowerThisThreadPriority();
+        std::shared_ptr<const TraceFrame> frame = buildFrame(*session, request, *cancel);
+        if (!frame) return;
+        QMetaObject::invokeMethod(
+            this, [this, frame] { deliver(frame); }, Qt::QueuedConnection);
+    });
+}
+
+void TraceLoader::deliver(FramePtr frame)
+{
+    if (!frame || frame->id != m_id) return; // stale: the view has moved on
+    if (!frame->exact && m_exactShown) return;
+    m_exactShown = m_exactShown || frame->exact;
+    emit frameReady(std::move(frame));
+}
+
+} // namespace lv::widgets

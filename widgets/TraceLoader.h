@@ -1,0 +1,84 @@
+// Opens recordings and computes view frames off the UI thread: every request gets an id, a coarse frame from
+// stored extrema comes first, the exact one after its blocks are decoded (PageLoader, driven from its own
+// thread); stale work is cancelled and stale results are dropped. Results arrive on the UI thread through queued
+// signals; the UI thread takes no engine lock and does no I/O.
+#pragma once
+
+#include "GapBands.h"
+#include "TraceFrame.h"
+
+#include "core/TaskRunner.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <atomic>
+#include <memory>
+
+namespace lv::cache {
+class PageLoader;
+}
+namespace lv::view {
+class ViewSession;
+}
+
+namespace lv::widgets {
+
+class TraceLoader : public QObject {
+    Q_OBJECT
+public:
+    // Pages needing more decoded blocks than this are drawn display-exact from stored extrema and pyramid bins.
+    static constexpr std::size_t kMaxPageBlocks = 6000;
+    static constexpr std::uint64_t kViewId = 1; // this loader's view in the decode scheduler
+
+    explicit TraceLoader(QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one.
+    void open(const QString& path, const QString& password);
+    void close();
+    bool isOpen() const { return m_session != nullptr; }
+    const core::RecordingInfo* info() const;
+    const GapBands* bands() const { return m_bands.get(); }
+    std::shared_ptr<view::ViewSession> session() const { return m_session; }
+    QString path() const { return m_path; }
+    void setBuildPyramid(bool on) { m_buildPyramid = on; }
+
+    // Asks for the frames of this view; returns the request's id. Earlier requests are cancelled.
+    std::uint64_t request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns);
+    std::uint64_t currentId() const { return m_id; }
+
+signals:
+    void opened(const QString& path);
+    void openFailed(const QString& path, const QString& message, bool needsPassword);
+    void frameReady(lv::widgets::FramePtr frame); // only frames of the current request, coarse before exact
+
+private:
+    struct Guard;
+    void startJob(const FrameRequest& request); // on the UI thread
+    // Thread-safe (m_pool is): a frame job for `request`, its result delivered on the UI thread.
+    void run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
+             const FrameRequest& request);
+    // From any thread, e.g. a decode callback: runs the job if the loader still lives.
+    static void startFromAnyThread(const std::weak_ptr<Guard>& guard, std::shared_ptr<view::ViewSession> session,
+                                   std::shared_ptr<core::CancelToken> cancel, const FrameRequest& request);
+    void deliver(FramePtr frame);
+
+    std::shared_ptr<Guard> m_guard;
+    QThreadPool m_pool;     // opening, frame jobs
+    QThreadPool m_pagePool; // one thread: every PageLoader call (it takes the cache's and scheduler's locks)
+    std::shared_ptr<view::ViewSession> m_session;
+    std::shared_ptr<const GapBands> m_bands;
+    std::unique_ptr<cache::PageLoader> m_pages;
+    std::shared_ptr<core::CancelToken> m_cancel;
+    std::shared_ptr<std::atomic<std::uint64_t>> m_latest = std::make_shared<std::atomic<std::uint64_t>>(0);
+    QString m_path;
+    std::uint64_t m_openId = 0;
+    std::uint64_t m_id = 0;
+    bool m_exactShown = false;
+    bool m_buildPyramid = true;
+};
+
+} // namespace lv::widgets
+
+Q_DECLARE_METATYPE(lv::widgets::FramePtr)

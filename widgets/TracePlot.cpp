@@ -1,0 +1,445 @@
+// QCustomPlot set up for many lanes: axes, a wall-clock ticker, layers for bands, traces (an image rendered on a
+// worker thread) and markers; lane mapping here (DC removed per page, amplitude per channel and for all).
+#include "TracePlot.h"
+
+#include "PlotOverlay.h"
+#include "ThreadPriority.h"
+#include "TimeTicker.h"
+#include "TraceRenderer.h"
+
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace lv::widgets {
+
+namespace {
+
+constexpr double kLaneFill = 0.45; // half a lane holds this fraction of a channel's half-range at gain 1
+
+QString formatValue(double v) { return QString::number(v, 'g', 4); }
+
+} // namespace
+
+TracePlot::TracePlot(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+    , m_rect(m_plot->axisRect())
+    , m_ticker(new TimeTicker)
+    , m_theme(Theme::light())
+    , m_timeMode(TimeMode::Utc)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setNotAntialiasedElements(QCP::aeAll);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->addLayer("bands", m_plot->layer("grid"), QCustomPlot::limAbove);
+    m_under = new PlotOverlay(m_plot, m_rect, PlotOverlay::Part::Under);
+    m_under->setLayer("bands");
+    m_traces = new TraceLayer(m_plot, m_rect);
+    m_traces->setLayer("main");
+    m_renderPool.setMaxThreadCount(1);
+    m_over = new PlotOverlay(m_plot, m_rect, PlotOverlay::Part::Over);
+    m_over->setLayer("overlay");
+    m_plot->xAxis->setTicker(m_ticker);
+    m_plot->xAxis->setTickLabelRotation(0);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    m_plot->yAxis->setSubTicks(false);
+    m_plot->yAxis->setTickLength(0, 3);
+    m_rect->setAutoMargins(QCP::msLeft | QCP::msBottom | QCP::msRight);
+    m_rect->setMargins(QMargins(0, PlotOverlay::kLabelRows * PlotOverlay::labelRowHeight(font()) + 12, 0, 0));
+    m_plot->setSelectionRectMode(QCP::srmCustom);
+    connect(m_plot->selectionRect(), &QCPSelectionRect::accepted, this, [this](const QRect& r, QMouseEvent*) {
+        if (r.width() < 5 || !m_info) return;
+        emit rangeSelected(toTime(m_plot->xAxis->pixelToCoord(r.left())),
+                           toTime(m_plot->xAxis->pixelToCoord(r.right())));
+    });
+    connect(m_plot, &QCustomPlot::mouseWheel, this, &TracePlot::onWheel);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &TracePlot::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &TracePlot::onMousePress);
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (m_traces->image().isNull() || m_traces->image().size() != dataPixels()) scheduleRender();
+        if (dataColumns() != m_lastColumns) {
+            m_lastColumns = dataColumns();
+            emit columnsChanged();
+        }
+    });
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (!m_drawPending) return;
+        m_drawPending = false;
+        emit frameDrawn(m_pendingDrawn, m_pendingExact);
+    });
+    setTheme(m_theme);
+}
+
+TracePlot::~TracePlot()
+{
+    m_renderId->fetch_add(1);
+    m_renderPool.waitForDone(); // no render result may arrive after this
+}
+
+void TracePlot::replotNow() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
+
+QString TracePlot::libraryVersion() { return QStringLiteral(QCUSTOMPLOT_VERSION_STR); }
+
+double TracePlot::toX(core::Uutc t) const { return m_info ? static_cast<double>(t - m_info->start) / 1e6 : 0.0; }
+
+core::Uutc TracePlot::toTime(double x) const
+{
+    return (m_info ? m_info->start : 0) + static_cast<core::Uutc>(std::llround(x * 1e6));
+}
+
+std::size_t TracePlot::dataColumns() const
+{
+    const int w = m_rect->width() > 10 ? m_rect->width() : std::max(width() - 140, 100);
+    return static_cast<std::size_t>(std::lround(w * devicePixelRatioF()));
+}
+
+void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* bands)
+{
+    m_info = info;
+    m_bands = bands;
+    m_frame.reset();
+    m_halfRange.clear();
+    m_channelGain.clear();
+    m_cursors.clear();
+    m_channels.clear();
+    m_range = info ? core::TimeRange{info->start, info->end} : core::TimeRange{0, 1};
+    if (info) m_ticker->setOrigin(info->start);
+    m_traces->clear();
+    updateLanes();
+    updateAxes();
+    updateBands();
+    updateMarkers();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::setView(core::TimeRange range, const std::vector<std::size_t>& channels)
+{
+    m_range = range;
+    if (channels != m_channels) {
+        m_channels = channels;
+        updateLanes();
+        scheduleRender();
+    }
+    updateAxes();
+    updateBands();
+    updateMarkers();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::showFrame(FramePtr frame)
+{
+    m_frame = std::move(frame);
+    scheduleRender(); // replots when the image is ready
+    updateAxes();     // amplitude labels follow a first auto-scale
+    updateBands();
+}
+
+void TracePlot::setTheme(const Theme& theme)
+{
+    m_theme = theme;
+    m_plot->setBackground(theme.plotBackground);
+    m_rect->setBackground(theme.plotBackground);
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setBasePen(QPen(theme.axis));
+        axis->setTickPen(QPen(theme.axis));
+        axis->setSubTickPen(QPen(theme.axis));
+        axis->setTickLabelColor(theme.text);
+        axis->setLabelColor(theme.text);
+        axis->grid()->setPen(QPen(theme.grid, 1, Qt::SolidLine));
+        axis->grid()->setZeroLinePen(Qt::NoPen);
+    }
+    m_under->setTheme(theme);
+    m_over->setTheme(theme);
+    scheduleRender();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::setTimeMode(TimeMode mode)
+{
+    m_timeMode = mode;
+    m_ticker->setMode(mode);
+    updateAxes();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::setGain(double gain)
+{
+    m_gain = std::clamp(gain, 1e-3, 1e3);
+    scheduleRender();
+    updateAxes();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::autoScale()
+{
+    m_halfRange.clear();
+    m_channelGain.clear();
+    m_gain = 1.0;
+    scheduleRender();
+    updateAxes();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::clearCursors()
+{
+    m_cursors.clear();
+    m_over->setCursors({});
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::updateLanes()
+{
+    m_under->setLaneCount(static_cast<int>(std::max<std::size_t>(m_channels.size(), 1)));
+    m_over->setLaneCount(static_cast<int>(std::max<std::size_t>(m_channels.size(), 1)));
+}
+
+QString TracePlot::unitOf(std::size_t channel) const
+{
+    return m_info ? QString::fromStdString(m_info->channels.at(channel).unit) : QString();
+}
+
+QString TracePlot::laneLabel(std::size_t lane) const
+{
+    if (!m_info || lane >= m_channels.size()) return {};
+    const std::size_t c = m_channels[lane];
+    QString label = QString::fromStdString(m_info->channels.at(c).name);
+    const auto half = m_halfRange.find(c);
+    if (half != m_halfRange.end()) {
+        const auto cg = m_channelGain.find(c);
+        const double edge = half->second / (kLaneFill * m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second));
+        const QString amplitude = edge >= 100  ? QString::number(edge, 'f', 0)
+                                  : edge >= 10 ? QString::number(edge, 'f', 1)
+                                               : QString::number(edge, 'g', 3);
+        label += QString(" ±%1 %2").arg(amplitude, unitOf(c));
+    } else if (!unitOf(c).isEmpty()) {
+        label += " (" + unitOf(c) + ")";
+    }
+    return label;
+}
+
+void TracePlot::updateAxes()
+{
+    const double lanes = static_cast<double>(std::max<std::size_t>(m_channels.size(), 1));
+    m_plot->xAxis->setRange(toX(m_range.start), toX(m_range.end));
+    m_ticker->setTickCount(
+        std::max(3, static_cast<int>(dataColumns() / devicePixelRatioF()) / 140)); // labels ~140 px apart
+    m_plot->xAxis->setLabel(m_info ? TimeTicker::dateLabel(m_info->start, toX(m_range.start), m_timeMode) : "");
+    m_plot->yAxis->setRange(0.0, lanes);
+    auto ticker = m_plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ticker->clear();
+    const int rectHeight = m_rect->height() > 10 ? m_rect->height() : std::max(height() - 80, 100);
+    const double laneHeight = rectHeight / lanes;
+    QFont f = font();
+    f.setPixelSize(std::clamp(static_cast<int>(laneHeight * 0.8), 7, 12));
+    m_plot->yAxis->setTickLabelFont(f);
+    const int every = std::max(1, static_cast<int>(std::ceil((f.pixelSize() + 1) / std::max(laneHeight, 1.0))));
+    for (std::size_t k = 0; k < m_channels.size(); k += static_cast<std::size_t>(every))
+        ticker->addTick(lanes - static_cast<double>(k) - 0.5, laneLabel(k));
+}
+
+void TracePlot::updateBands()
+{
+    std::vector<OverlayBand> bands;
+    if (m_info && m_bands) {
+        for (const core::TimeRange& g : clipRanges(m_bands->recording, m_range))
+            bands.push_back({-1, toX(g.start), toX(g.end)});
+        for (std::size_t k = 0; k < m_channels.size(); ++k) {
+            std::vector<core::TimeRange> own = clipRanges(m_bands->channels.at(m_channels[k]), m_range);
+            if (m_frame)
+                for (const ChannelTrace& t : m_frame->traces)
+                    if (t.channel == m_channels[k]) own.insert(own.end(), t.nanRuns.begin(), t.nanRuns.end());
+            for (const core::TimeRange& r : clipRanges(unionRanges(std::move(own)), m_range))
+                bands.push_back({static_cast<int>(k), toX(r.start), toX(r.end)});
+        }
+    }
+    m_over->setBands(bands);
+    m_under->setBands(std::move(bands));
+}
+
+void TracePlot::updateMarkers()
+{
+    std::vector<OverlayMarker> markers;
+    if (m_info)
+        for (const core::Annotation& a : m_info->annotations) {
+            if (a.time >= m_range.end || a.time + std::max<std::int64_t>(a.durationUs, 0) < m_range.start) continue;
+            int lane = -1;
+            if (a.channel) {
+                const int c = m_info->channelIndex(*a.channel);
+                const auto it = std::find(m_channels.begin(), m_channels.end(), static_cast<std::size_t>(c));
+                if (c < 0 || it == m_channels.end()) continue;
+                lane = static_cast<int>(it - m_channels.begin());
+            }
+            QString label = QString::fromStdString(a.text.empty() ? a.type : a.text);
+            markers.push_back({toX(a.time), static_cast<double>(a.durationUs) / 1e6, label, lane});
+        }
+    m_over->setMarkers(markers);
+    m_under->setMarkers(std::move(markers));
+}
+
+QSize TracePlot::dataPixels() const
+{
+    const double dpr = devicePixelRatioF();
+    const int h = m_rect->height() > 10 ? m_rect->height() : std::max(height() - 80, 100);
+    return {static_cast<int>(dataColumns()), static_cast<int>(std::lround(h * dpr))};
+}
+
+void TracePlot::scheduleRender()
+{
+    if (!m_frame || m_channels.empty()) {
+        m_traces->clear();
+        return;
+    }
+    RenderSpec spec;
+    spec.id = m_renderId->fetch_add(1) + 1;
+    spec.devicePixelRatio = devicePixelRatioF();
+    spec.pixels = dataPixels();
+    spec.x0 = m_plot->xAxis->range().lower;
+    spec.x1 = m_plot->xAxis->range().upper;
+    spec.lanes = static_cast<int>(m_channels.size());
+    spec.color = m_theme.trace;
+    for (const ChannelTrace& t : m_frame->traces) {
+        const auto it = std::find(m_channels.begin(), m_channels.end(), t.channel);
+        if (it == m_channels.end()) continue;
+        const bool hasData = t.high >= t.low;
+        double& half = m_halfRange[t.channel];
+        if (half <= 0) half = hasData && t.high > t.low ? (t.high - t.low) / 2 : 1.0;
+        const auto cg = m_channelGain.find(t.channel);
+        const double scale = kLaneFill * m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second) / half;
+        const double center = hasData ? (t.low + t.high) / 2 : 0.0; // DC removed per page
+        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale});
+    }
+    m_renderPool.start([this, frame = m_frame, spec, latest = m_renderId] {
+        lowerThisThreadPriority();
+        if (latest->load() != spec.id) return; // a newer render is queued
+        QImage image = renderTraces(*frame, spec);
+        QMetaObject::invokeMethod(
+            this,
+            [this, frame, spec, image = std::move(image)]() mutable {
+                if (m_renderId->load() != spec.id) return;
+                m_traces->setImage(std::move(image), spec.x0, spec.x1);
+                const QCPRange axis = m_plot->xAxis->range();
+                if (spec.x0 == axis.lower && spec.x1 == axis.upper && spec.pixels == dataPixels()) {
+                    m_pendingDrawn = frame->id;
+                    m_pendingExact = frame->exact;
+                    m_drawPending = true;
+                }
+                m_plot->replot(QCustomPlot::rpQueuedReplot);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+std::vector<core::TimeRange> TracePlot::drawnGapBands() const
+{
+    std::vector<core::TimeRange> out;
+    for (const OverlayBand& b : m_under->bands())
+        if (b.lane < 0) out.push_back({toTime(b.x0), toTime(b.x1)});
+    return out;
+}
+
+std::vector<DrawnBand> TracePlot::drawnNanBands() const
+{
+    std::vector<DrawnBand> out;
+    for (const OverlayBand& b : m_under->bands())
+        if (b.lane >= 0) out.push_back({m_channels.at(static_cast<std::size_t>(b.lane)), {toTime(b.x0), toTime(b.x1)}});
+    return out;
+}
+
+std::vector<core::Uutc> TracePlot::drawnAnnotations() const
+{
+    std::vector<core::Uutc> out;
+    for (const OverlayMarker& m : m_over->markers()) out.push_back(toTime(m.x));
+    return out;
+}
+
+int TracePlot::labelledAnnotations() const { return m_over->labelledMarkers(); }
+
+QRect TracePlot::dataRect() const { return m_rect->rect().translated(m_plot->pos()); }
+
+double TracePlot::pixelOf(core::Uutc t) const { return m_plot->xAxis->coordToPixel(toX(t)) + m_plot->pos().x(); }
+
+bool TracePlot::hasTraceImage() const { return !m_traces->image().isNull(); }
+
+core::TimeRange TracePlot::drawnRange() const
+{
+    return {toTime(m_plot->xAxis->range().lower), toTime(m_plot->xAxis->range().upper)};
+}
+
+int TracePlot::laneAt(double pixelY) const
+{
+    if (m_channels.empty()) return -1;
+    const double y = m_plot->yAxis->pixelToCoord(pixelY);
+    const int k = static_cast<int>(static_cast<double>(m_channels.size()) - std::floor(y) - 1);
+    return k >= 0 && k < static_cast<int>(m_channels.size()) ? k : -1;
+}
+
+double TracePlot::valueAt(std::size_t channel, double x) const
+{
+    if (!m_frame) return std::nan("");
+    for (const ChannelTrace& t : m_frame->traces) {
+        if (t.channel != channel || t.x.empty()) continue;
+        const auto it = std::lower_bound(t.x.begin(), t.x.end(), x);
+        std::size_t i = static_cast<std::size_t>(std::min<std::ptrdiff_t>(it - t.x.begin(), t.x.size() - 1));
+        if (i > 0 && std::abs(t.x[i - 1] - x) < std::abs(t.x[i] - x)) --i;
+        return t.y[i];
+    }
+    return std::nan("");
+}
+
+void TracePlot::onWheel(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0 || !m_info) return;
+    if (event->modifiers() & Qt::ControlModifier) { // amplitude: all channels, or with Shift the one under the mouse
+        const double factor = std::pow(1.25, steps);
+        const int lane = laneAt(event->position().y());
+        if ((event->modifiers() & Qt::ShiftModifier) && lane >= 0) {
+            double& g = m_channelGain.try_emplace(m_channels[static_cast<std::size_t>(lane)], 1.0).first->second;
+            g = std::clamp(g * factor, 1e-3, 1e3);
+            scheduleRender();
+            updateAxes();
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        } else {
+            setGain(m_gain * factor);
+        }
+        return;
+    }
+    emit zoomRequested(std::pow(0.8, steps), toTime(m_plot->xAxis->pixelToCoord(event->position().x())));
+}
+
+void TracePlot::onMouseMove(QMouseEvent* event)
+{
+    if (!m_info) return;
+    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
+    const double step = std::max(m_range.duration() / 1e6 / std::max<double>(dataColumns(), 1.0), 0.001);
+    QString text = TimeTicker::format(m_info->start, x, step, m_timeMode);
+    const int lane = laneAt(event->position().y());
+    if (lane >= 0) {
+        const std::size_t c = m_channels[static_cast<std::size_t>(lane)];
+        text += QString("   %1 = %2 %3")
+                    .arg(QString::fromStdString(m_info->channels[c].name), formatValue(valueAt(c, x)), unitOf(c));
+        if (m_cursors.size() == 2) {
+            const double dt = m_cursors[1] - m_cursors[0];
+            const double dv = valueAt(c, m_cursors[1]) - valueAt(c, m_cursors[0]);
+            text += QString("   cursors: dt = %1 s, dv = %2 %3").arg(formatValue(dt), formatValue(dv), unitOf(c));
+        }
+    }
+    emit statusText(text);
+}
+
+void TracePlot::onMousePress(QMouseEvent* event)
+{
+    if (event->button() != Qt::RightButton || !m_info) return;
+    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
+    if (m_cursors.size() >= 2) m_cursors.clear();
+    m_cursors.push_back(x);
+    std::sort(m_cursors.begin(), m_cursors.end());
+    m_over->setCursors(m_cursors);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    onMouseMove(event);
+}
+
+} // namespace lv::widgets

@@ -1,0 +1,120 @@
+// The stacked multi-channel plot: one lane per visible channel on a wall-clock time axis, drawn with QCustomPlot
+// from TraceFrames only (traces rendered off the UI thread); gap and NaN bands, annotation markers, cursors; wheel,
+// rubber-band and cursor input.
+#pragma once
+
+#include "GapBands.h"
+#include "Theme.h"
+#include "TimeMode.h"
+#include "TraceFrame.h"
+
+#include "core/RecordingInfo.h"
+
+#include <QSharedPointer>
+#include <QThreadPool>
+#include <QWidget>
+#include <atomic>
+#include <map>
+#include <memory>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QMouseEvent;
+class QWheelEvent;
+
+namespace lv::widgets {
+
+class PlotOverlay;
+class TraceLayer;
+class TimeTicker;
+
+struct DrawnBand {
+    std::size_t channel = 0; // the channel whose lane holds the band
+    core::TimeRange range;
+};
+
+class TracePlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit TracePlot(QWidget* parent = nullptr);
+    ~TracePlot() override;
+
+    void setRecording(const core::RecordingInfo* info, const GapBands* bands); // nullptr: nothing to show
+    void setView(core::TimeRange range, const std::vector<std::size_t>& channels);
+    void showFrame(FramePtr frame);
+    void setTheme(const Theme& theme);
+    void setTimeMode(TimeMode mode);
+    void setGain(double gain);
+    double gain() const { return m_gain; }
+    void autoScale(); // fits every channel's amplitude to the data shown now
+    void clearCursors();
+
+    // Device pixels across the data area: envelope columns for one point pair per pixel.
+    std::size_t dataColumns() const;
+    FramePtr frame() const { return m_frame; }
+    core::TimeRange viewRange() const { return m_range; }
+    const std::vector<std::size_t>& channels() const { return m_channels; }
+
+    // What is drawn, read back from the plot (tests, status bar).
+    core::TimeRange drawnRange() const; // the time axis, in uUTC
+    std::vector<core::TimeRange> drawnGapBands() const;
+    std::vector<DrawnBand> drawnNanBands() const;
+    std::vector<core::Uutc> drawnAnnotations() const;
+    int labelledAnnotations() const;
+    QRect dataRect() const;             // the traces' area, in this widget's coordinates
+    double pixelOf(core::Uutc t) const; // x in this widget's coordinates
+    bool hasTraceImage() const;
+    QString laneLabel(std::size_t lane) const;
+
+    void replotNow();                // a synchronous replot (benchmarks)
+    static QString libraryVersion(); // QCustomPlot's
+
+signals:
+    void zoomRequested(double factor, qint64 anchorUutc);
+    void rangeSelected(qint64 startUutc, qint64 endUutc);
+    void statusText(const QString& text);
+    void columnsChanged();
+    void frameDrawn(quint64 id, bool exact); // after the plot with this frame was painted
+
+private:
+    double toX(core::Uutc t) const;
+    core::Uutc toTime(double x) const;
+    int laneAt(double pixelY) const;
+    void updateLanes();
+    void scheduleRender(); // the frame's traces into an image on the render thread
+    QSize dataPixels() const;
+    void updateAxes();
+    void updateBands();
+    void updateMarkers();
+    void onWheel(QWheelEvent* event);
+    void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+    double valueAt(std::size_t channel, double x) const; // physical value nearest x in the frame, or NaN
+    QString unitOf(std::size_t channel) const;
+
+    QCustomPlot* m_plot;
+    QCPAxisRect* m_rect;
+    PlotOverlay* m_under;
+    PlotOverlay* m_over;
+    TraceLayer* m_traces;
+    QSharedPointer<TimeTicker> m_ticker;
+    Theme m_theme;
+    const core::RecordingInfo* m_info = nullptr;
+    const GapBands* m_bands = nullptr;
+    core::TimeRange m_range;
+    std::vector<std::size_t> m_channels;
+    FramePtr m_frame;
+    std::map<std::size_t, double> m_halfRange; // per channel: physical half-range shown in half a lane
+    std::map<std::size_t, double> m_channelGain;
+    double m_gain = 1.0;
+    std::vector<double> m_cursors; // x of measurement cursors (at most two)
+    std::size_t m_lastColumns = 0;
+    TimeMode m_timeMode;
+    quint64 m_pendingDrawn = 0;
+    bool m_pendingExact = false;
+    bool m_drawPending = false;
+    std::shared_ptr<std::atomic<std::uint64_t>> m_renderId = std::make_shared<std::atomic<std::uint64_t>>(0);
+    QThreadPool m_renderPool; // one thread: renders in order, stale ones skipped
+};
+
+} // namespace lv::widgets

@@ -106,8 +106,8 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
             } else {
                 points.emplace_back(x, kNaN);
             }
-            // A missing sample in a column no gap touches lies inside a block: a NaN run (at column resolution).
-            if (col.hasGap && !intersectsAny(gaps, span)) nan.push_back(span);
+            // A NaN sample inside a block: a NaN run (at column resolution).
+            if (col.hasNaN) nan.push_back(span);
         }
         t.nanRuns = unionRanges(std::move(nan));
     }

@@ -32,13 +32,6 @@ void robustExtent(ChannelTrace& t)
     t.high = v[hi];
 }
 
-bool intersectsAny(const std::vector<core::TimeRange>& sorted, core::TimeRange r)
-{
-    auto it = std::lower_bound(sorted.begin(), sorted.end(), r.start,
-                               [](const core::TimeRange& g, core::Uutc t) { return g.end <= t; });
-    return it != sorted.end() && it->start < r.end;
-}
-
 } // namespace
 
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,

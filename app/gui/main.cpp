@@ -2,6 +2,7 @@
 // exact view is drawn, saves the window as PNG and exits (works with QT_QPA_PLATFORM=offscreen).
 #include "MainWindow.h"
 #include "TraceLoader.h"
+#include "common/MemoryTuning.h"
 
 #include "core/Version.h"
 
@@ -25,6 +26,7 @@ int usage(const QString& message)
 
 int main(int argc, char** argv)
 {
+    lv::app::limitAllocatorArenas();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Longview");
     QApplication::setApplicationName("longview");

@@ -4,6 +4,8 @@
 //   longview-bench-scenarios --cell E2 channels=64 pageSeconds=10 thinkMs=100
 #include "Scenario.h"
 
+#include "common/MemoryTuning.h"
+
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -87,6 +89,7 @@ bool runChild(const std::vector<std::string>& cell)
 
 int main(int argc, char** argv)
 {
+    lv::app::limitAllocatorArenas(); // as the viewer does
     if (argc >= 3 && std::strcmp(argv[1], "--cell") == 0) {
         std::printf("%s\n", runHere(argc, argv).dump().c_str());
         return 0;

@@ -52,6 +52,16 @@ bool adjacentInFile(const BlockRef& a, const BlockRef& b)
 
 } // namespace
 
+std::vector<std::string> OpenWarnings::all() const
+{
+    std::vector<std::string> out = layout;
+    for (const auto& list : channels) out.insert(out.end(), list.begin(), list.end());
+    out.insert(out.end(), sessionRecords.begin(), sessionRecords.end());
+    for (const auto& list : channelRecords) out.insert(out.end(), list.begin(), list.end());
+    out.insert(out.end(), times.begin(), times.end());
+    return out;
+}
+
 // Blocks [firstBlock, lastBlock) of one channel, feeding one slice.
 struct MefRecording::Job {
     std::size_t slice = 0;

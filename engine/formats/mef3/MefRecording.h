@@ -33,6 +33,16 @@ struct ChannelDetail {
     std::vector<BlockRef> blocks;             // sorted by grid index
 };
 
+// Where an open's warnings come from, so that reloading some channels replaces only theirs.
+struct OpenWarnings {
+    std::vector<std::string> layout;                      // the session walk (e.g. skipped video channels)
+    std::vector<std::vector<std::string>> channels;       // per channel: its metadata, index and data files
+    std::vector<std::string> sessionRecords;              // session-level records
+    std::vector<std::vector<std::string>> channelRecords; // per channel: its channel- and segment-level records
+    std::vector<std::string> times;                       // times made relative
+    std::vector<std::string> all() const;                 // in this order
+};
+
 class MefRecording final : public core::Recording, public core::BlockSource {
 public:
     const core::RecordingInfo& info() const override { return m_info; }

@@ -1,9 +1,12 @@
-// openMef3: walks the session, checks passwords and headers, places blocks, gathers records as annotations.
+// openMef3: a snapshot when it is fresh (or the caller defers the check), else a full walk of the session.
 #include "formats/mef3/MefLoad.h"
 #include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Snapshot.h"
 
 namespace lv::formats::mef3 {
+
+using core::ErrorCode;
+using core::makeError;
 
 namespace {
 
@@ -56,41 +59,61 @@ core::Status loadSession(OpenState& s, core::RecordingInfo& info, std::vector<Lo
 
 } // namespace
 
-void MefRecording::makeSpans()
+// The steps of openMef3 that build a MefRecording (its friend).
+class MefOpener {
+public:
+    // Every channel and record read from the session's files; a snapshot saved when `snapshots`.
+    static core::Result<std::unique_ptr<MefRecording>> openFiles(const std::string& path, const OpenOptions& options,
+                                                                 bool snapshots);
+    // A snapshot, checked unless the caller defers that.
+    static core::Result<std::unique_ptr<MefRecording>> openSnapshot(const std::string& path,
+                                                                    const OpenOptions& options);
+};
+
+core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::string& path, const OpenOptions& options,
+                                                                 bool snapshots)
 {
-    m_spans.clear();
-    for (const ChannelDetail& d : m_details) {
-        std::vector<core::BlockSpan>& spans = m_spans.emplace_back();
-        for (const BlockRef& b : d.blocks)
-            spans.push_back({b.gridIndex, b.sampleCount, b.minimum, b.maximum, b.minimum != INT32_MIN});
-    }
+    auto layout = discoverSession(path);
+    if (!layout) return layout.error();
+    auto fingerprint = snapshots ? takeFingerprint(*layout) : core::Result<Fingerprint>(Fingerprint{});
+    OpenState s;
+    s.layout = std::move(*layout);
+    s.password = options.password;
+    auto recording = std::unique_ptr<MefRecording>(new MefRecording());
+    MefRecording& r = *recording;
+    std::vector<LoadedChannel> channels;
+    LV_TRY(loadSession(s, r.m_info, channels, r.m_openWarnings));
+    r.m_info.format = "MEF 3.0";
+    r.m_info.path = path;
+    r.m_info.warnings = r.m_openWarnings.all();
+    r.initChannels(channels.size());
+    for (std::size_t c = 0; c < channels.size(); ++c) r.setChannel(c, std::move(channels[c].detail));
+    r.m_tree = s.layout.tree;
+    r.m_treeRoot = s.layout.tree->rootPath();
+    r.m_access = s.access;
+    r.m_timeOffset = s.time.offset;
+    if (snapshots && fingerprint) r.m_fingerprint = std::move(*fingerprint);
+    if (r.m_fingerprint && r.accessLevel() == 0)
+        (void)saveSnapshot(r, *r.m_fingerprint, options.snapshotDirectory); // a cache: failure only costs speed
+    return recording;
+}
+
+core::Result<std::unique_ptr<MefRecording>> MefOpener::openSnapshot(const std::string& path, const OpenOptions& options)
+{
+    auto r = readSnapshot(path, options.snapshotDirectory);
+    if (!r) return r.error();
+    if (options.deferSnapshotCheck) return r;
+    Recheck recheck = recheckFingerprint(*(*r)->m_fingerprint);
+    if (recheck.check.fresh()) return r;
+    return makeError(ErrorCode::NotFound, "the session changed", path);
 }
 
 core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options)
 {
     const bool snapshots = !options.snapshotDirectory.empty() && options.password.empty();
     if (snapshots)
-        if (auto snapshot = loadSnapshot(path, options.snapshotDirectory)) return std::move(*snapshot);
-    auto layout = discoverSession(path);
-    if (!layout) return layout.error();
-    const auto fingerprint = snapshots ? takeFingerprint(*layout) : core::Result<Fingerprint>(Fingerprint{});
-    OpenState s;
-    s.layout = std::move(*layout);
-    s.password = options.password;
-    auto recording = std::unique_ptr<MefRecording>(new MefRecording());
-    std::vector<LoadedChannel> channels;
-    OpenWarnings warnings;
-    LV_TRY(loadSession(s, recording->m_info, channels, warnings));
-    recording->m_info.format = "MEF 3.0";
-    recording->m_info.path = path;
-    recording->m_info.warnings = warnings.all();
-    for (LoadedChannel& c : channels) recording->m_details.push_back(std::move(c.detail));
-    recording->m_tree = s.layout.tree;
-    recording->makeSpans();
-    recording->m_access = s.access;
-    if (snapshots && fingerprint && recording->accessLevel() == 0)
-        (void)saveSnapshot(*recording, *fingerprint, options.snapshotDirectory); // a cache: failure only costs speed
-    return recording;
+        if (auto fromSnapshot = MefOpener::openSnapshot(path, options)) return std::move(*fromSnapshot);
+    return MefOpener::openFiles(path, options, snapshots);
 }
 
 } // namespace lv::formats::mef3

@@ -1,7 +1,10 @@
-// openMef3: a snapshot when it is fresh (or the caller defers the check), else a full walk of the session.
+// openMef3: a fresh snapshot as it is, a snapshot with its changed channels read again, or a full walk of the session.
 #include "formats/mef3/MefLoad.h"
 #include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Snapshot.h"
+
+#include <filesystem>
+#include <map>
 
 namespace lv::formats::mef3 {
 
@@ -57,6 +60,12 @@ core::Status loadSession(OpenState& s, core::RecordingInfo& info, std::vector<Lo
     return {};
 }
 
+std::string folderName(const std::string& treePath)
+{
+    const auto slash = treePath.rfind('/');
+    return slash == std::string::npos ? treePath : treePath.substr(slash + 1);
+}
+
 } // namespace
 
 // The steps of openMef3 that build a MefRecording (its friend).
@@ -65,9 +74,12 @@ public:
     // Every channel and record read from the session's files; a snapshot saved when `snapshots`.
     static core::Result<std::unique_ptr<MefRecording>> openFiles(const std::string& path, const OpenOptions& options,
                                                                  bool snapshots);
-    // A snapshot, checked unless the caller defers that.
+    // A snapshot, checked unless the caller defers that; channels that changed since are read again from files.
     static core::Result<std::unique_ptr<MefRecording>> openSnapshot(const std::string& path,
                                                                     const OpenOptions& options);
+    // Reads `changed` channels again from their files (the session's folder listing is unchanged, so they are the
+    // same folders): description, blocks, records and warnings replace what the snapshot held.
+    static core::Status reloadChannels(MefRecording& r, const std::vector<std::size_t>& changed);
 };
 
 core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::string& path, const OpenOptions& options,
@@ -105,7 +117,50 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openSnapshot(const std::s
     if (options.deferSnapshotCheck) return r;
     Recheck recheck = recheckFingerprint(*(*r)->m_fingerprint);
     if (recheck.check.fresh()) return r;
-    return makeError(ErrorCode::NotFound, "the session changed", path);
+    if (recheck.check.sessionChanged) return makeError(ErrorCode::NotFound, "the session changed", path);
+    LV_TRY(reloadChannels(**r, recheck.check.changedChannels));
+    (*r)->m_fingerprint = std::move(recheck.now);
+    (void)saveSnapshot(**r, *(*r)->m_fingerprint, options.snapshotDirectory);
+    return r;
+}
+
+core::Status MefOpener::reloadChannels(MefRecording& r, const std::vector<std::size_t>& changed)
+{
+    const Fingerprint& then = *r.m_fingerprint;
+    auto tree = io::openDirectoryTree(r.m_treeRoot);
+    if (!tree) return tree.error();
+    OpenState s;
+    s.layout.tree = *tree;
+    s.layout.sessionDir = then.sessionDir;
+    s.time.offset = r.m_timeOffset; // a session's offset, as the first channel's metadata gave it
+    std::vector<core::Annotation> sessionAnnotations;
+    std::vector<std::vector<core::Annotation>> channelAnnotations(r.m_info.channels.size());
+    std::map<std::string, std::size_t> byName;
+    for (std::size_t c = 0; c < r.m_info.channels.size(); ++c) byName[r.m_info.channels[c].name] = c;
+    for (core::Annotation& a : r.m_info.annotations) {
+        const auto owner = a.channel ? byName.find(*a.channel) : byName.end();
+        (owner == byName.end() ? sessionAnnotations : channelAnnotations[owner->second]).push_back(std::move(a));
+    }
+    for (const std::size_t c : changed) {
+        auto files = discoverChannel(*s.layout.tree, then.channels[c].dir, folderName(then.channels[c].dir));
+        if (!files) return files.error();
+        auto loaded = loadChannel(s, *files);
+        if (!loaded) return loaded.error();
+        LV_TRY(loadChannelRecords(s, *files, *loaded));
+        if (loaded->info.name != r.m_info.channels[c].name)
+            return makeError(ErrorCode::Corrupt, "snapshot channel names disagree", files->dir);
+        r.m_info.channels[c] = std::move(loaded->info);
+        channelAnnotations[c] = std::move(loaded->annotations);
+        r.m_openWarnings.channels[c] = std::move(loaded->warnings);
+        r.m_openWarnings.channelRecords[c] = std::move(loaded->recordWarnings);
+        r.setChannel(c, std::move(loaded->detail));
+    }
+    if (s.time.sawOffsetTimes && !s.time.offset)
+        return makeError(ErrorCode::Unsupported, "relative times need a full open");
+    r.m_info.annotations = mergeAnnotations(std::move(sessionAnnotations), channelAnnotations);
+    r.m_info.warnings = r.m_openWarnings.all();
+    computeSpan(r.m_info);
+    return {};
 }
 
 core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options)

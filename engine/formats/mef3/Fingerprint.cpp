@@ -1,11 +1,12 @@
-// Fingerprints: the session folder's listing, per channel its folder's time and entry names and its last segment's
-// listing; compared channel by channel.
+// Fingerprints: the session folder's listing, per channel its folder's times and entry names and its last segment's
+// listing; compared channel by channel, names only where the folder's times cannot vouch for them.
 #include "formats/mef3/Fingerprint.h"
 
 #include "formats/mef3/SessionLayout.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <dirent.h>
 #include <filesystem>
@@ -77,6 +78,12 @@ core::Result<std::vector<io::TreeEntry>> listFolder(const std::string& path, boo
     return entries;
 }
 
+std::int64_t wallClockNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
 // FNV-1a of a name and its kind, then mixed, so that a sum over entries is a good order-independent hash.
 std::uint64_t entryHash(std::string_view name, bool isDirectory)
 {
@@ -99,8 +106,8 @@ bool sameEntries(const std::vector<io::TreeEntry>& a, const std::vector<io::Tree
 
 bool sameStamp(const ChannelStamp& a, const ChannelStamp& b)
 {
-    return a.dir == b.dir && a.mtimeNs == b.mtimeNs && a.entries == b.entries && a.namesHash == b.namesHash &&
-           sameEntries(a.files, b.files) && a.lastSegmentDir == b.lastSegmentDir &&
+    return a.dir == b.dir && a.mtimeNs == b.mtimeNs && a.ctimeNs == b.ctimeNs && a.entries == b.entries &&
+           a.namesHash == b.namesHash && sameEntries(a.files, b.files) && a.lastSegmentDir == b.lastSegmentDir &&
            sameEntries(a.lastSegment, b.lastSegment);
 }
 
@@ -108,11 +115,13 @@ core::Result<ChannelStamp> stampChannel(const std::string& root, const std::stri
 {
     ChannelStamp c;
     c.dir = dir;
+    c.stampedAtNs = wallClockNs();
     const std::string path = io::joinPath(root, dir);
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
         return makeError(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(errno), path);
     c.mtimeNs = nanoseconds(st.st_mtim);
+    c.ctimeNs = nanoseconds(st.st_ctim);
     std::string lastName;
     LV_TRY(forEachEntry(path, [&](std::string_view name, bool isDirectory) -> core::Status {
         ++c.entries;
@@ -131,6 +140,34 @@ core::Result<ChannelStamp> stampChannel(const std::string& root, const std::stri
     if (!segment) return segment.error();
     c.lastSegment = std::move(*segment);
     return c;
+}
+
+// Channel `then` now, and whether it changed. While its folder's times vouch for its entries (see kSettledFolderNs)
+// only its files and last segment are looked at; otherwise the folder is listed again.
+core::Result<std::pair<bool, ChannelStamp>> recheckChannel(const std::string& root, const ChannelStamp& then)
+{
+    const std::string path = io::joinPath(root, then.dir);
+    struct stat st {};
+    const bool settled = ::stat(path.c_str(), &st) == 0 && nanoseconds(st.st_mtim) == then.mtimeNs &&
+                         nanoseconds(st.st_ctim) == then.ctimeNs && then.ctimeNs <= then.stampedAtNs - kSettledFolderNs;
+    if (settled) {
+        ChannelStamp now = then;
+        bool ok = true;
+        for (io::TreeEntry& file : now.files) {
+            auto stamped = statEntry(path + "/" + file.name, file.name);
+            if (stamped) file = std::move(*stamped);
+            ok = ok && stamped.ok();
+        }
+        if (!then.lastSegmentDir.empty()) {
+            auto segment = listFolder(io::joinPath(root, then.lastSegmentDir), true);
+            if (segment) now.lastSegment = std::move(*segment);
+            ok = ok && segment.ok();
+        }
+        if (ok) return std::pair{!sameStamp(now, then), std::move(now)};
+    }
+    auto now = stampChannel(root, then.dir);
+    if (!now) return now.error();
+    return std::pair{!sameStamp(*now, then), std::move(*now)};
 }
 
 core::Result<Fingerprint> takeFingerprintOf(const std::string& root, bool archive, const std::string& sessionDir,
@@ -182,10 +219,10 @@ Recheck recheckFingerprint(const Fingerprint& then)
         if (!session || !sameEntries(*session, then.session)) return r;
         r.now = {then.root, false, {}, then.sessionDir, std::move(*session), {}};
         for (std::size_t c = 0; c < then.channels.size(); ++c) {
-            auto channel = stampChannel(then.root, then.channels[c].dir);
+            auto channel = recheckChannel(then.root, then.channels[c]);
             if (!channel) return r; // the folder went away under us: the next listing will show it
-            if (!sameStamp(*channel, then.channels[c])) r.check.changedChannels.push_back(c);
-            r.now.channels.push_back(std::move(*channel));
+            if (channel->first) r.check.changedChannels.push_back(c);
+            r.now.channels.push_back(std::move(channel->second));
         }
     }
     r.check.sessionChanged = false;

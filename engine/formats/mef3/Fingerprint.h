@@ -1,5 +1,5 @@
-// Session fingerprints for metadata snapshots: what a write changes, taken at a cost per channel that does not grow
-// with its number of segments (folders listed by name, stats only for files that can change in place).
+// Session fingerprints for metadata snapshots: what a write changes. Taking one lists each channel folder by name
+// (no stat per entry); checking one costs a fixed number of system calls per channel, whatever its segments.
 #pragma once
 
 #include "core/Error.h"
@@ -13,17 +13,25 @@ namespace lv::formats::mef3 {
 
 struct SessionLayout;
 
-// One channel folder: its own modification time, its entry names (hashed), its files (channel records) with size and
-// time, and the full listing of its last segment folder (where appends happen).
+// One channel folder: its own times, its entry names (hashed), its files (channel records) with size and time,
+// and the full listing of its last segment folder (where appends happen).
 struct ChannelStamp {
-    std::string dir;                        // tree path of the .timd folder
-    std::int64_t mtimeNs = 0;               // the folder's modification time
-    std::uint64_t entries = 0;              // number of entries
-    std::uint64_t namesHash = 0;            // order-independent hash of the entry names and kinds
-    std::vector<io::TreeEntry> files;       // entries that are not folders: name, size, time
-    std::string lastSegmentDir;             // tree path of the last *.segd by name; empty without segments
+    std::string dir;                  // tree path of the .timd folder
+    std::int64_t mtimeNs = 0;         // the folder's modification time
+    std::int64_t ctimeNs = 0;         // its status-change time: moved by every entry change, and by any utime call
+    std::int64_t stampedAtNs = 0;     // wall clock just before the folder was read
+    std::uint64_t entries = 0;        // number of entries
+    std::uint64_t namesHash = 0;      // order-independent hash of the entry names and kinds
+    std::vector<io::TreeEntry> files; // entries that are not folders: name, size, time
+    std::string lastSegmentDir;       // tree path of the last *.segd by name; empty without segments
     std::vector<io::TreeEntry> lastSegment; // its listing: names, sizes, times
 };
+
+// A checked channel folder whose times are unchanged and whose status-change time was already this much older than
+// the stamp is not listed again: an entry added, removed or renamed since would have moved that time (it cannot be
+// set back), provided the file system's clock and ours agree within this margin. Younger folders (changed close to
+// the stamp, maybe within one tick of the file system's clock) are listed and their names compared.
+inline constexpr std::int64_t kSettledFolderNs = 10'000'000'000;
 
 struct Fingerprint {
     std::string root;     // the tree root on disk: the session folder (or a .timd's parent), or the archive
@@ -48,8 +56,8 @@ struct SnapshotCheck {
 // The fingerprint of a session just discovered (its channel folders as `layout` lists them).
 core::Result<Fingerprint> takeFingerprint(const SessionLayout& layout);
 
-// Takes the fingerprint of the same folders as `then` again and compares: `now` is what a snapshot saved after
-// reloading the changed channels records.
+// Compares the session now with `then` (cost per channel independent of its number of segments, see
+// kSettledFolderNs): `now` is what a snapshot saved after reloading the changed channels records.
 struct Recheck {
     SnapshotCheck check;
     Fingerprint now;

@@ -144,7 +144,7 @@ void putFingerprint(Out& o, const Fingerprint& f)
     putEntries(o, f.session);
     o.put<std::uint64_t>(f.channels.size());
     for (const ChannelStamp& c : f.channels) {
-        o.text(c.dir), o.put(c.mtimeNs), o.put(c.entries), o.put(c.namesHash);
+        o.text(c.dir), o.put(c.mtimeNs), o.put(c.ctimeNs), o.put(c.stampedAtNs), o.put(c.entries), o.put(c.namesHash);
         putEntries(o, c.files);
         o.text(c.lastSegmentDir);
         putEntries(o, c.lastSegment);
@@ -159,9 +159,10 @@ Fingerprint getFingerprint(In& in)
     if (archive.size() != 1) return in.ok = false, f;
     f.archiveFile = archive.front();
     f.session = getEntries(in);
-    f.channels.resize(in.count(48));
+    f.channels.resize(in.count(64));
     for (ChannelStamp& c : f.channels) {
-        c.dir = in.text(), c.mtimeNs = in.get<std::int64_t>(), c.entries = in.get<std::uint64_t>();
+        c.dir = in.text(), c.mtimeNs = in.get<std::int64_t>(), c.ctimeNs = in.get<std::int64_t>();
+        c.stampedAtNs = in.get<std::int64_t>(), c.entries = in.get<std::uint64_t>();
         c.namesHash = in.get<std::uint64_t>();
         c.files = getEntries(in);
         c.lastSegmentDir = in.text();

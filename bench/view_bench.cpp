@@ -1,6 +1,7 @@
 // Viewing benchmarks on a synthetic 64 ch x 24 h, 256 Hz session (written once by `synth`'s engine job and
 // cached under /tmp/longview-bench): the whole-recording overview from stored block extrema, and one 10 s page
-// of all channels, exact, from a cold and from a warm block cache.
+// of all channels, exact, from a cold and from a warm block cache; opens of 64 ch x 12 h sessions with and
+// without metadata snapshots.
 #include "cache/Envelope.h"
 #include "convert/SynthExport.h"
 #include "decode/ThreadPool.h"
@@ -75,22 +76,51 @@ const std::string& segmentedSession(int minutes)
     return path;
 }
 
-// Args: segment length in tenths of a minute (600: 1 h, 45: 4.5 min = 10,240 segments), snapshot (1) or not.
+const char* const kSnapshots = "/tmp/longview-bench/snapshots";
+
+// Args: segment length in tenths of a minute (600: 1 h, 45: 4.5 min = 10,240 segments); 0: no snapshot, 1: a
+// snapshot checked before use (the CLI), 2: a snapshot served unchecked (the GUI, which checks it afterwards).
 void BM_Open12h64ch(benchmark::State& state)
 {
     const std::string& path = segmentedSession(static_cast<int>(state.range(0)));
-    const std::string snapshots = state.range(1) ? "/tmp/longview-bench/snapshots" : "";
-    if (auto warm = lv::formats::mef3::openMef3(path, {"", snapshots}); !warm) fail(warm.error()); // writes it
+    const lv::formats::mef3::OpenOptions options{"", state.range(1) ? kSnapshots : "", state.range(1) == 2};
+    if (auto warm = lv::formats::mef3::openMef3(path, {"", options.snapshotDirectory}); !warm)
+        fail(warm.error()); // writes the snapshot
     std::size_t segments = 0;
     for (auto _ : state) {
-        auto opened = lv::formats::mef3::openMef3(path, {"", snapshots});
+        auto opened = lv::formats::mef3::openMef3(path, options);
         if (!opened) fail(opened.error());
         segments = 0;
         for (const auto& ch : (*opened)->info().channels) segments += ch.segments.size();
     }
     state.counters["segments"] = static_cast<double>(segments);
 }
-BENCHMARK(BM_Open12h64ch)->ArgsProduct({{600, 45}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Open12h64ch)->ArgsProduct({{600, 45}, {0, 1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// What follows a deferred open: the check (on the GUI's background thread), or the first use of every channel's
+// blocks (what the overview needs first; open included). Arg: segment length as above.
+void BM_SnapshotCheck12h64ch(benchmark::State& state)
+{
+    const std::string& path = segmentedSession(static_cast<int>(state.range(0)));
+    auto opened = lv::formats::mef3::openMef3(path, {"", kSnapshots, true});
+    if (!opened) fail(opened.error());
+    for (auto _ : state)
+        if (!(*opened)->checkSnapshot().fresh()) std::abort();
+}
+BENCHMARK(BM_SnapshotCheck12h64ch)->Arg(600)->Arg(45)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_SnapshotBlocks12h64ch(benchmark::State& state)
+{
+    const std::string& path = segmentedSession(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        auto opened = lv::formats::mef3::openMef3(path, {"", kSnapshots, true});
+        if (!opened) fail(opened.error());
+        std::size_t blocks = 0;
+        for (std::size_t c = 0; c < (*opened)->info().channels.size(); ++c) blocks += (*opened)->blocks(c).size();
+        benchmark::DoNotOptimize(blocks);
+    }
+}
+BENCHMARK(BM_SnapshotBlocks12h64ch)->Arg(600)->Arg(45)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Envelopes of every channel over grid range [first, end), channels in parallel.
 void envelopes(BlockCache& cache, std::int64_t first, std::int64_t end, double smear)

@@ -2,6 +2,7 @@
 #include "formats/mef3/MefRecording.h"
 
 #include "formats/mef3/RedBlock.h"
+#include "formats/mef3/SnapshotFormat.h"
 
 #include <algorithm>
 #include <atomic>
@@ -50,7 +51,128 @@ bool adjacentInFile(const BlockRef& a, const BlockRef& b)
     return a.segment == b.segment && a.fileOffset + a.blockBytes == b.fileOffset;
 }
 
+std::vector<core::BlockSpan> spansOf(const std::vector<BlockRef>& blocks)
+{
+    std::vector<core::BlockSpan> spans;
+    spans.reserve(blocks.size());
+    for (const BlockRef& b : blocks)
+        spans.push_back({b.gridIndex, b.sampleCount, b.minimum, b.maximum, b.minimum != INT32_MIN});
+    return spans;
+}
+
 } // namespace
+
+MefRecording::~MefRecording() = default;
+
+std::vector<std::string> OpenWarnings::all() const
+{
+    std::vector<std::string> out = layout;
+    for (const auto& list : channels) out.insert(out.end(), list.begin(), list.end());
+    out.insert(out.end(), sessionRecords.begin(), sessionRecords.end());
+    for (const auto& list : channelRecords) out.insert(out.end(), list.begin(), list.end());
+    out.insert(out.end(), times.begin(), times.end());
+    return out;
+}
+
+void MefRecording::initChannels(std::size_t count)
+{
+    m_details.assign(count, {});
+    m_spans.assign(count, {});
+    m_channelErrors.assign(count, std::nullopt);
+    m_channelOnce = std::make_unique<std::once_flag[]>(count);
+    m_inFrame.assign(count, 0);
+    m_readFromFiles.assign(count, 0);
+}
+
+// A channel read from the session's files: nothing left to build.
+void MefRecording::setChannel(std::size_t channel, ChannelDetail detail)
+{
+    m_details[channel] = std::move(detail);
+    m_spans[channel] = spansOf(m_details[channel].blocks);
+    m_inFrame[channel] = 0;
+    m_readFromFiles[channel] = 1;
+}
+
+core::Status MefRecording::ensureChannel(std::size_t channel) const
+{
+    if (channel >= m_details.size())
+        return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    std::call_once(m_channelOnce[channel], [this, channel] { buildChannel(channel); });
+    if (m_channelErrors[channel]) return *m_channelErrors[channel];
+    return {};
+}
+
+// A channel's blocks and data files from its snapshot frame; on failure it stays empty and keeps the error.
+void MefRecording::buildChannel(std::size_t channel) const
+{
+    if (!m_inFrame[channel]) return;
+    auto frame = snapshot::readChannelFrame(*m_frames, channel, m_info.channels[channel].fs);
+    if (!frame) {
+        m_channelErrors[channel] = frame.error();
+        return;
+    }
+    ChannelDetail detail;
+    for (const std::string& path : frame->dataPaths) {
+        if (!m_archive) { // opened on first read: a channel of many segments costs no open until read
+            detail.dataFiles.push_back(io::lazyFile(io::joinPath(m_treeRoot, path)));
+            continue;
+        }
+        auto tree = this->tree();
+        auto source = tree ? (*tree)->open(path) : core::Result<io::ByteSourcePtr>(tree.error());
+        if (!source) {
+            m_channelErrors[channel] = source.error();
+            return;
+        }
+        detail.dataFiles.push_back(*source);
+    }
+    detail.dataPaths = std::move(frame->dataPaths);
+    detail.blocks = std::move(frame->blocks);
+    m_spans[channel] = spansOf(detail.blocks);
+    m_details[channel] = std::move(detail);
+}
+
+core::Result<io::FileTreePtr> MefRecording::tree() const
+{
+    std::call_once(m_treeOnce, [this] {
+        if (m_tree) return;
+        auto tree = m_archive ? io::openTarTree(m_treeRoot) : io::openDirectoryTree(m_treeRoot);
+        if (tree)
+            m_tree = *tree;
+        else
+            m_treeError = tree.error();
+    });
+    if (m_treeError) return *m_treeError;
+    return m_tree;
+}
+
+std::span<const core::BlockSpan> MefRecording::blocks(std::size_t channel) const
+{
+    if (!ensureChannel(channel).ok()) return {};
+    return m_spans[channel];
+}
+
+const std::vector<ChannelDetail>& MefRecording::details() const
+{
+    for (std::size_t c = 0; c < m_details.size(); ++c) (void)ensureChannel(c);
+    return m_details;
+}
+
+core::Result<const ChannelDetail*> MefRecording::detail(std::size_t channel) const
+{
+    LV_TRY(ensureChannel(channel));
+    return &m_details[channel];
+}
+
+SnapshotCheck MefRecording::checkSnapshot() const
+{
+    if (!m_fingerprint) return {};
+    return recheckFingerprint(*m_fingerprint).check;
+}
+
+std::size_t MefRecording::channelsReadFromFiles() const
+{
+    return static_cast<std::size_t>(std::count(m_readFromFiles.begin(), m_readFromFiles.end(), 1));
+}
 
 // Blocks [firstBlock, lastBlock) of one channel, feeding one slice.
 struct MefRecording::Job {
@@ -154,8 +276,8 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
 core::Status MefRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                                        const core::ReadControl& control) const
 {
-    if (channel >= m_details.size() || block >= m_details[channel].blocks.size())
-        return makeError(ErrorCode::InvalidArgument, "no such block");
+    LV_TRY(ensureChannel(channel));
+    if (block >= m_details[channel].blocks.size()) return makeError(ErrorCode::InvalidArgument, "no such block");
     const BlockRef& b = m_details[channel].blocks[block];
     if (out.size() < b.sampleCount) return makeError(ErrorCode::InvalidArgument, "output smaller than the block");
     const core::RawSlice slice{channel, b.gridIndex, out.first(b.sampleCount)};
@@ -170,8 +292,7 @@ core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const
     std::uint64_t totalSamples = 0;
     for (std::size_t s = 0; s < slices.size(); ++s) {
         const core::RawSlice& slice = slices[s];
-        if (slice.channel >= m_details.size())
-            return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(slice.channel));
+        LV_TRY(ensureChannel(slice.channel));
         const std::vector<BlockRef>& blocks = m_details[slice.channel].blocks;
         const std::int64_t end = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
         std::size_t k = firstBlockEndingAfter(blocks, slice.firstSample);

@@ -4,6 +4,7 @@
 #include "core/BlockSource.h"
 #include "core/Recording.h"
 #include "formats/mef3/BlockMap.h"
+#include "formats/mef3/Fingerprint.h"
 #include "formats/mef3/Metadata.h"
 #include "formats/mef3/RedBlock.h"
 #include "io/ByteSource.h"
@@ -11,47 +12,80 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace lv::formats::mef3 {
 
 struct OpenOptions {
     OpenOptions() = default;
-    OpenOptions(std::string pass, std::string snapshots = {})
+    OpenOptions(std::string pass, std::string snapshots = {}, bool deferCheck = false)
         : password(std::move(pass))
         , snapshotDirectory(std::move(snapshots))
+        , deferSnapshotCheck(deferCheck)
     {}
     std::string password;          // level 1 or level 2; empty for none
     std::string snapshotDirectory; // where metadata snapshots are kept (see Snapshot.h); empty: none
+    // Serve a snapshot without checking it against the session first: the caller (the GUI, once its window
+    // shows) runs MefRecording::checkSnapshot on a background thread and opens again when it is stale.
+    bool deferSnapshotCheck = false;
 };
 
 // What the reader knows of one channel beyond the format-neutral description.
 struct ChannelDetail {
     std::vector<io::ByteSourcePtr> dataFiles; // one .tdat per segment
     std::vector<std::string> dataPaths;       // their paths in the session's file tree
-    std::vector<TimeSeriesMetadata> metadata; // one per segment
+    std::vector<TimeSeriesMetadata> metadata; // one per segment (empty when the channel came from a snapshot)
     std::vector<BlockRef> blocks;             // sorted by grid index
 };
 
+// Where an open's warnings come from, so that reloading some channels replaces only theirs.
+struct OpenWarnings {
+    std::vector<std::string> layout;                      // the session walk (e.g. skipped video channels)
+    std::vector<std::vector<std::string>> channels;       // per channel: its metadata, index and data files
+    std::vector<std::string> sessionRecords;              // session-level records
+    std::vector<std::vector<std::string>> channelRecords; // per channel: its channel- and segment-level records
+    std::vector<std::string> times;                       // times made relative
+    std::vector<std::string> all() const;                 // in this order
+};
+
+struct SnapshotFrames;
+
 class MefRecording final : public core::Recording, public core::BlockSource {
 public:
+    ~MefRecording() override;
     const core::RecordingInfo& info() const override { return m_info; }
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
     const core::BlockSource* blockSource() const override { return this; }
-    std::span<const core::BlockSpan> blocks(std::size_t channel) const override { return m_spans.at(channel); }
+    // A channel served from a snapshot gets its blocks on first use; empty if that fails (reads say why).
+    std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
     core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                              const core::ReadControl& control) const override;
 
     int accessLevel() const { return m_access.level; }
-    const std::vector<ChannelDetail>& details() const { return m_details; }
+    // Every channel's detail (building those a snapshot still holds), or one channel's. Thread-safe.
+    const std::vector<ChannelDetail>& details() const;
+    core::Result<const ChannelDetail*> detail(std::size_t channel) const;
+
+    // Compares the session now with what this recording was opened from, at a cost independent of the number of
+    // segments (see Fingerprint.h); Unknown when opened without a snapshot folder. Thread-safe: the GUI calls it
+    // on a background thread after a deferred-check open and opens again when the result is stale.
+    SnapshotCheck checkSnapshot() const;
+    // Whether the open read channel c's metadata and index from the session's files (else: from a snapshot).
+    bool channelReadFromFiles(std::size_t channel) const { return m_readFromFiles.at(channel); }
+    std::size_t channelsReadFromFiles() const;
 
 private:
-    friend core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options);
-    friend core::Status saveSnapshot(const MefRecording&, const struct Fingerprint&, const std::string&);
-    friend core::Result<std::unique_ptr<MefRecording>> loadSnapshot(const std::string&, const std::string&);
+    friend class MefOpener; // MefOpen.cpp
+    friend core::Status saveSnapshot(const MefRecording&, const Fingerprint&, const std::string&);
+    friend core::Result<std::unique_ptr<MefRecording>> readSnapshot(const std::string&, const std::string&);
     MefRecording() = default;
-    void makeSpans();
+    void initChannels(std::size_t count);
+    void setChannel(std::size_t channel, ChannelDetail detail);
+    core::Status ensureChannel(std::size_t channel) const;
+    void buildChannel(std::size_t channel) const;
+    core::Result<io::FileTreePtr> tree() const;
     struct Job;
     core::Status decodeJob(const Job& job, std::span<const core::RawSlice> slices, const core::ReadControl& control,
                            std::vector<std::int32_t>& scratch) const;
@@ -61,10 +95,26 @@ private:
                              const core::ReadControl& control) const;
 
     core::RecordingInfo m_info;
-    std::vector<ChannelDetail> m_details;
-    std::vector<std::vector<core::BlockSpan>> m_spans; // per channel, from m_details
-    io::FileTreePtr m_tree;                            // where the data files live
+    OpenWarnings m_openWarnings;              // m_info.warnings by origin
+    std::optional<core::Uutc> m_timeOffset;   // the recording time offset the open used
+    std::optional<Fingerprint> m_fingerprint; // what the open saw (with a snapshot folder)
     Access m_access;
+
+    // Per channel; a channel still held by m_frames (m_inFrame) is built once, on first use, by any thread.
+    mutable std::vector<ChannelDetail> m_details;
+    mutable std::vector<std::vector<core::BlockSpan>> m_spans;
+    mutable std::vector<std::optional<core::Error>> m_channelErrors;
+    std::unique_ptr<std::once_flag[]> m_channelOnce;
+    std::vector<std::uint8_t> m_inFrame;       // 1: channel c comes from m_frames
+    std::vector<std::uint8_t> m_readFromFiles; // 1: channel c was read from the session's files
+    std::shared_ptr<const SnapshotFrames> m_frames;
+
+    std::string m_treeRoot; // the session tree, opened on first use when not given (an archive's index)
+    bool m_archive = false;
+    mutable std::once_flag m_treeOnce;
+    mutable io::FileTreePtr m_tree;
+    mutable std::optional<core::Error> m_treeError;
+
     mutable std::mutex m_warningsMutex;
     mutable std::vector<std::string> m_warnings;
 };

@@ -31,26 +31,6 @@ std::string recordsIn(const std::vector<io::TreeEntry>& entries, const std::stri
     return {};
 }
 
-core::Result<ChannelFiles> discoverChannel(const io::FileTree& tree, const std::string& dir, const std::string& dirName)
-{
-    auto entries = tree.list(dir);
-    if (!entries) return entries.error();
-    ChannelFiles channel;
-    channel.name = stem(dirName);
-    channel.dir = dir;
-    channel.recordsBase = recordsIn(*entries, dir, channel.name);
-    for (const io::TreeEntry& e : *entries) {
-        if (!e.isDirectory || !endsWith(e.name, ".segd")) continue;
-        const std::string segDir = io::joinPath(dir, e.name);
-        auto files = tree.list(segDir);
-        if (!files) return files.error();
-        const std::string base = stem(e.name);
-        SegmentFiles segment{io::joinPath(segDir, base), recordsIn(*files, segDir, base)};
-        channel.segments.push_back(std::move(segment));
-    }
-    return channel;
-}
-
 core::Status discoverChannels(SessionLayout& layout)
 {
     auto entries = layout.tree->list(layout.sessionDir);
@@ -87,6 +67,26 @@ core::Result<std::string> sessionDirInArchive(const io::FileTree& tree)
 }
 
 } // namespace
+
+core::Result<ChannelFiles> discoverChannel(const io::FileTree& tree, const std::string& dir, const std::string& dirName)
+{
+    auto entries = tree.list(dir);
+    if (!entries) return entries.error();
+    ChannelFiles channel;
+    channel.name = stem(dirName);
+    channel.dir = dir;
+    channel.recordsBase = recordsIn(*entries, dir, channel.name);
+    for (const io::TreeEntry& e : *entries) {
+        if (!e.isDirectory || !endsWith(e.name, ".segd")) continue;
+        const std::string segDir = io::joinPath(dir, e.name);
+        auto files = tree.list(segDir);
+        if (!files) return files.error();
+        const std::string base = stem(e.name);
+        SegmentFiles segment{io::joinPath(segDir, base), recordsIn(*files, segDir, base)};
+        channel.segments.push_back(std::move(segment));
+    }
+    return channel;
+}
 
 core::Result<SessionLayout> discoverSession(const std::string& rawPath)
 {

@@ -29,6 +29,10 @@ struct SessionLayout {
     std::vector<std::string> warnings;  // e.g. skipped video channels
 };
 
+// One channel folder (tree path `dir`, folder name `dirName`): its segments and records.
+core::Result<ChannelFiles> discoverChannel(const io::FileTree& tree, const std::string& dir,
+                                           const std::string& dirName);
+
 // Opens PATH: a .mefd directory, a .mefd.tar archive, or a single .timd channel directory.
 core::Result<SessionLayout> discoverSession(const std::string& path);
 

@@ -1,9 +1,9 @@
-// Snapshot files: "LVSNAP" + version, zstd frame of little-endian fields; fingerprints compared field by field.
+// Snapshot files: "LVSNAP01", version, checksum, frame table, a zstd frame for the description, one per channel.
 #include "formats/mef3/Snapshot.h"
 
-#include "core/LittleEndian.h"
 #include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Password.h"
+#include "formats/mef3/SnapshotFormat.h"
 #include "io/WritableFile.h"
 
 #include <cstdlib>
@@ -15,236 +15,18 @@ namespace lv::formats::mef3 {
 
 using core::ErrorCode;
 using core::makeError;
+using snapshot::In;
+using snapshot::Out;
 namespace fs = std::filesystem;
 
 namespace {
 
+// File layout, little-endian: magic, version, checksum of everything after it, channel count, the header
+// frame's size, each channel frame's size; then the frames.
 constexpr char kMagic[8] = {'L', 'V', 'S', 'N', 'A', 'P', '0', '1'};
-constexpr std::uint32_t kVersion = 2; // bump whenever the layout below or what the reader computes changes
-
-// Little-endian field writer.
-struct Out {
-    std::vector<std::uint8_t> b;
-    template <typename T>
-    void put(T v)
-    {
-        const std::size_t at = b.size();
-        b.resize(at + sizeof(T));
-        core::le::store<T>(&b[at], v);
-    }
-    void text(const std::string& s)
-    {
-        put<std::uint32_t>(static_cast<std::uint32_t>(s.size()));
-        b.insert(b.end(), s.begin(), s.end());
-    }
-};
-
-// Bounds-checked reader: any overrun marks the snapshot damaged and yields zeros.
-struct In {
-    std::span<const std::uint8_t> b;
-    std::size_t at = 0;
-    bool ok = true;
-    template <typename T>
-    T get()
-    {
-        if (!ok || b.size() - at < sizeof(T)) return ok = false, T{};
-        const T v = core::le::load<T>(b.data() + at);
-        at += sizeof(T);
-        return v;
-    }
-    std::string text()
-    {
-        const auto n = get<std::uint32_t>();
-        if (!ok || b.size() - at < n) return ok = false, std::string{};
-        std::string s(reinterpret_cast<const char*>(b.data() + at), n);
-        at += n;
-        return s;
-    }
-    std::size_t count(std::size_t itemBytes) // a vector length that the remaining bytes can hold
-    {
-        const auto n = get<std::uint64_t>();
-        if (!ok || n > (b.size() - at) / std::max<std::size_t>(itemBytes, 1)) return ok = false, 0;
-        return static_cast<std::size_t>(n);
-    }
-};
-
-void putRanges(Out& o, const std::vector<core::TimeRange>& ranges)
-{
-    o.put<std::uint64_t>(ranges.size());
-    for (const core::TimeRange& r : ranges) o.put(r.start), o.put(r.end);
-}
-
-std::vector<core::TimeRange> getRanges(In& in)
-{
-    std::vector<core::TimeRange> ranges(in.count(16));
-    for (core::TimeRange& r : ranges) r.start = in.get<std::int64_t>(), r.end = in.get<std::int64_t>();
-    return ranges;
-}
-
-void putFingerprint(Out& o, const Fingerprint& f)
-{
-    o.put<std::uint64_t>(f.listings.size());
-    for (const auto& l : f.listings) {
-        o.text(l.dir);
-        o.put<std::uint64_t>(l.entries.size());
-        for (const io::TreeEntry& e : l.entries)
-            o.text(e.name), o.put<std::uint8_t>(e.isDirectory), o.put(e.size), o.put(e.mtimeNs);
-    }
-}
-
-Fingerprint getFingerprint(In& in)
-{
-    Fingerprint f;
-    f.listings.resize(in.count(12));
-    for (auto& l : f.listings) {
-        l.dir = in.text();
-        l.entries.resize(in.count(21));
-        for (io::TreeEntry& e : l.entries)
-            e.name = in.text(), e.isDirectory = in.get<std::uint8_t>(), e.size = in.get<std::uint64_t>(),
-            e.mtimeNs = in.get<std::int64_t>();
-    }
-    return f;
-}
-
-bool sameEntries(const std::vector<io::TreeEntry>& a, const std::vector<io::TreeEntry>& b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
-               return x.name == y.name && x.isDirectory == y.isDirectory && x.mtimeNs == y.mtimeNs &&
-                      (x.isDirectory || x.size == y.size);
-           });
-}
-
-void putChannel(Out& o, const core::ChannelInfo& c)
-{
-    o.text(c.name), o.put(c.fs), o.text(c.unit), o.put(c.conversionFactor), o.put(c.start), o.put(c.end);
-    o.put(c.sampleCount), o.put(c.gridLength), o.text(c.description);
-    putRanges(o, c.segments);
-    putRanges(o, c.gaps);
-}
-
-core::ChannelInfo getChannel(In& in)
-{
-    core::ChannelInfo c;
-    c.name = in.text(), c.fs = in.get<double>(), c.unit = in.text(), c.conversionFactor = in.get<double>();
-    c.start = in.get<std::int64_t>(), c.end = in.get<std::int64_t>();
-    c.sampleCount = in.get<std::int64_t>(), c.gridLength = in.get<std::int64_t>(), c.description = in.text();
-    c.segments = getRanges(in);
-    c.gaps = getRanges(in);
-    return c;
-}
-
-// Blocks are stored as differences from what the previous block predicts (next in the file, next on the grid,
-// same length, time advanced by its duration), as varints: a regular block costs about six bytes.
-enum BlockBits : std::uint8_t {
-    kOtherSegment = 1, // segment, index entry and file offset follow
-    kOtherFileAt = 2,  // file offset follows
-    kOtherGridAt = 4,  // grid index delta follows
-    kOtherCount = 8,   // sample count follows
-    kOtherTime = 16,   // start time delta from the prediction follows
-    kOtherFlags = 32,  // RED flags follow
-};
-
-void putVarint(Out& o, std::uint64_t v)
-{
-    while (v >= 0x80) o.put<std::uint8_t>(static_cast<std::uint8_t>(v | 0x80)), v >>= 7;
-    o.put<std::uint8_t>(static_cast<std::uint8_t>(v));
-}
-
-std::uint64_t getVarint(In& in)
-{
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64 && in.ok; shift += 7) {
-        const auto byte = in.get<std::uint8_t>();
-        v |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
-        if (!(byte & 0x80)) return v;
-    }
-    in.ok = false;
-    return 0;
-}
-
-std::uint64_t zig(std::int64_t v) { return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63); }
-std::int64_t unzig(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
-
-// What the block after `p` is expected to be.
-BlockRef predictNext(const BlockRef& p, double fs)
-{
-    BlockRef n = p;
-    n.indexEntry = p.indexEntry + 1;
-    n.fileOffset = p.fileOffset + p.blockBytes;
-    n.gridIndex = p.gridIndex + p.sampleCount;
-    n.startTime = p.startTime + (fs > 0 ? std::llround(static_cast<double>(p.sampleCount) * 1e6 / fs) : 0);
-    return n;
-}
-
-void putBlocks(Out& o, const std::vector<BlockRef>& blocks, double fs)
-{
-    o.put<std::uint64_t>(blocks.size());
-    BlockRef prev{};
-    for (const BlockRef& b : blocks) {
-        const BlockRef e = predictNext(prev, fs);
-        std::uint8_t bits = 0;
-        if (b.segment != e.segment || b.indexEntry != e.indexEntry)
-            bits |= kOtherSegment;
-        else if (b.fileOffset != e.fileOffset)
-            bits |= kOtherFileAt;
-        if (b.gridIndex != e.gridIndex) bits |= kOtherGridAt;
-        if (b.sampleCount != e.sampleCount) bits |= kOtherCount;
-        if (b.startTime != e.startTime) bits |= kOtherTime;
-        if (b.flags != e.flags) bits |= kOtherFlags;
-        o.put(bits);
-        if (bits & kOtherSegment) putVarint(o, b.segment), putVarint(o, b.indexEntry);
-        if (bits & (kOtherSegment | kOtherFileAt)) putVarint(o, static_cast<std::uint64_t>(b.fileOffset));
-        if (bits & kOtherGridAt) putVarint(o, zig(b.gridIndex - e.gridIndex));
-        if (bits & kOtherCount) putVarint(o, b.sampleCount);
-        if (bits & kOtherTime) putVarint(o, zig(b.startTime - e.startTime));
-        if (bits & kOtherFlags) o.put(b.flags);
-        putVarint(o, zig(static_cast<std::int64_t>(b.blockBytes) - prev.blockBytes));
-        putVarint(o, zig(static_cast<std::int64_t>(b.minimum) - prev.minimum));
-        putVarint(o, zig(static_cast<std::int64_t>(b.maximum) - prev.maximum));
-        prev = b;
-    }
-}
-
-std::vector<BlockRef> getBlocks(In& in, double fs)
-{
-    std::vector<BlockRef> blocks(in.count(4));
-    BlockRef prev{};
-    for (BlockRef& b : blocks) {
-        b = predictNext(prev, fs);
-        const auto bits = in.get<std::uint8_t>();
-        if (bits & kOtherSegment) {
-            b.segment = static_cast<std::uint32_t>(getVarint(in));
-            b.indexEntry = static_cast<std::uint32_t>(getVarint(in));
-        }
-        if (bits & (kOtherSegment | kOtherFileAt)) b.fileOffset = static_cast<std::int64_t>(getVarint(in));
-        if (bits & kOtherGridAt) b.gridIndex += unzig(getVarint(in));
-        if (bits & kOtherCount) b.sampleCount = static_cast<std::uint32_t>(getVarint(in));
-        if (bits & kOtherTime) b.startTime += unzig(getVarint(in));
-        if (bits & kOtherFlags) b.flags = in.get<std::uint8_t>();
-        b.blockBytes = static_cast<std::uint32_t>(prev.blockBytes + unzig(getVarint(in)));
-        b.minimum = static_cast<std::int32_t>(prev.minimum + unzig(getVarint(in)));
-        b.maximum = static_cast<std::int32_t>(prev.maximum + unzig(getVarint(in)));
-        prev = b;
-    }
-    return blocks;
-}
-
-void putAnnotation(Out& o, const core::Annotation& a)
-{
-    o.put(a.time), o.put(a.durationUs), o.text(a.type), o.text(a.text);
-    o.put<std::uint8_t>(a.channel.has_value());
-    o.text(a.channel.value_or(""));
-}
-
-core::Annotation getAnnotation(In& in)
-{
-    core::Annotation a;
-    a.time = in.get<std::int64_t>(), a.durationUs = in.get<std::int64_t>(), a.type = in.text(), a.text = in.text();
-    const bool hasChannel = in.get<std::uint8_t>();
-    std::string channel = in.text();
-    if (hasChannel) a.channel = std::move(channel);
-    return a;
-}
+constexpr std::uint32_t kVersion = 3; // bump whenever the layout or what the reader computes changes
+constexpr std::size_t kChecksumAt = 12, kCountAt = 20, kTableAt = 24;
+constexpr std::uint64_t kMaxFrame = 1ull << 31;
 
 std::string absolute(const std::string& path)
 {
@@ -253,7 +35,139 @@ std::string absolute(const std::string& path)
     return ec ? path : p.string();
 }
 
+// The folder the session's tree paths are relative to, as discoverSession makes it.
+std::string treeRootOf(std::string path, bool archive)
+{
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    if (archive || fs::path(path).extension() != ".timd") return path;
+    const fs::path p(path);
+    return p.has_parent_path() ? p.parent_path().string() : ".";
+}
+
+struct DCtxFree {
+    void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
+};
+
+core::Result<std::vector<std::uint8_t>> decompress(const SnapshotFrames& f, const SnapshotFrames::Frame& frame)
+{
+    thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> context(ZSTD_createDCtx());
+    std::vector<std::uint8_t> out(frame.contentSize);
+    const std::size_t got =
+        ZSTD_decompressDCtx(context.get(), out.data(), out.size(), f.bytes.data() + frame.offset, frame.size);
+    if (ZSTD_isError(got) || got != out.size())
+        return makeError(ErrorCode::Corrupt, "snapshot frame does not decompress", f.file, frame.offset);
+    return out;
+}
+
+core::Result<std::vector<std::uint8_t>> compress(std::span<const std::uint8_t> in)
+{
+    std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, 3);
+    ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1); // checked again by every decompression
+    std::vector<std::uint8_t> out(ZSTD_compressBound(in.size()));
+    const std::size_t packed = ZSTD_compress2(context.get(), out.data(), out.size(), in.data(), in.size());
+    if (ZSTD_isError(packed)) return makeError(ErrorCode::Io, "cannot compress the snapshot");
+    out.resize(packed);
+    return out;
+}
+
+// Magic, version, checksum and frame table; every frame's header gives a size that fits. After this the frames
+// are the bytes that were written, so decompressing one later cannot fail.
+core::Result<SnapshotFrames::Frame> checkFile(SnapshotFrames& f)
+{
+    const auto damaged = [&] { return makeError(ErrorCode::Corrupt, "damaged or old snapshot", f.file); };
+    const std::vector<std::uint8_t>& b = f.bytes;
+    if (b.size() < kTableAt + 8 || std::memcmp(b.data(), kMagic, sizeof kMagic) != 0 ||
+        core::le::load<std::uint32_t>(&b[8]) != kVersion)
+        return damaged();
+    if (core::le::load<std::uint64_t>(&b[kChecksumAt]) != snapshot::checksum(std::span(b).subspan(kCountAt)))
+        return damaged();
+    const std::uint64_t channels = core::le::load<std::uint32_t>(&b[kCountAt]);
+    std::size_t at = kTableAt + 8 * (channels + 1);
+    if (at > b.size()) return damaged();
+    std::vector<SnapshotFrames::Frame> frames(channels + 1);
+    for (std::size_t i = 0; i <= channels; ++i) {
+        SnapshotFrames::Frame& frame = frames[i];
+        frame.offset = at;
+        frame.size = core::le::load<std::uint64_t>(&b[kTableAt + 8 * i]);
+        if (frame.size > b.size() - at) return damaged();
+        at += frame.size;
+        const unsigned long long content = ZSTD_getFrameContentSize(b.data() + frame.offset, frame.size);
+        if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN || content > kMaxFrame ||
+            ZSTD_findFrameCompressedSize(b.data() + frame.offset, frame.size) != frame.size)
+            return damaged();
+        frame.contentSize = content;
+    }
+    if (at != b.size()) return damaged();
+    f.channels.assign(frames.begin() + 1, frames.end());
+    return frames.front();
+}
+
+void putHeader(Out& o, const core::RecordingInfo& info, const OpenWarnings& w, const Fingerprint& fingerprint,
+               std::optional<core::Uutc> timeOffset)
+{
+    o.text(absolute(info.path));
+    putFingerprint(o, fingerprint);
+    o.text(info.format), o.put(info.start), o.put(info.end), o.put<std::uint8_t>(info.timesKnown);
+    o.put<std::uint64_t>(info.channels.size());
+    for (const core::ChannelInfo& c : info.channels) snapshot::putChannel(o, c);
+    o.put<std::uint64_t>(info.annotations.size());
+    for (const core::Annotation& a : info.annotations) snapshot::putAnnotation(o, a);
+    snapshot::putStrings(o, w.layout);
+    for (const auto& list : w.channels) snapshot::putStrings(o, list);
+    snapshot::putStrings(o, w.sessionRecords);
+    for (const auto& list : w.channelRecords) snapshot::putStrings(o, list);
+    snapshot::putStrings(o, w.times);
+    o.put<std::uint8_t>(timeOffset.has_value()), o.put(timeOffset.value_or(0));
+}
+
+// The description; false when it does not decode whole or disagrees with the frame table.
+bool getHeader(In& in, core::RecordingInfo& info, OpenWarnings& w, std::optional<core::Uutc>& timeOffset,
+               std::size_t channels)
+{
+    info.format = in.text();
+    info.start = in.get<std::int64_t>(), info.end = in.get<std::int64_t>(), info.timesKnown = in.get<std::uint8_t>();
+    info.channels.resize(in.count(80));
+    if (info.channels.size() != channels) return false;
+    for (core::ChannelInfo& c : info.channels) c = snapshot::getChannel(in);
+    info.annotations.resize(in.count(29));
+    for (core::Annotation& a : info.annotations) a = snapshot::getAnnotation(in);
+    w.layout = snapshot::getStrings(in);
+    w.channels.resize(channels);
+    for (auto& list : w.channels) list = snapshot::getStrings(in);
+    w.sessionRecords = snapshot::getStrings(in);
+    w.channelRecords.resize(channels);
+    for (auto& list : w.channelRecords) list = snapshot::getStrings(in);
+    w.times = snapshot::getStrings(in);
+    const bool hasOffset = in.get<std::uint8_t>();
+    const auto offset = in.get<std::int64_t>();
+    if (hasOffset) timeOffset = offset;
+    info.warnings = w.all();
+    return in.done();
+}
+
 } // namespace
+
+namespace snapshot {
+
+core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::size_t channel, double fs)
+{
+    const SnapshotFrames::Frame& frame = frames.channels.at(channel);
+    auto bytes = decompress(frames, frame);
+    if (!bytes) return bytes.error();
+    In in{*bytes};
+    ChannelFrame out;
+    out.dataPaths = getStrings(in);
+    out.blocks = getBlocks(in, fs);
+    bool ok = in.done();
+    for (const BlockRef& b : out.blocks) ok = ok && b.segment < out.dataPaths.size();
+    if (!ok)
+        return makeError(ErrorCode::Corrupt, "snapshot channel " + std::to_string(channel) + " does not decode",
+                         frames.file, frame.offset);
+    return out;
+}
+
+} // namespace snapshot
 
 std::string defaultSnapshotDirectory()
 {
@@ -274,151 +188,76 @@ std::string snapshotFile(const std::string& directory, const std::string& sessio
     return directory + "/" + name + ".lvsnap";
 }
 
-namespace {
-
-constexpr const char* kArchive = "<archive>";
-
-core::Result<io::TreeEntry> statFile(const std::string& path)
-{
-    std::error_code ec;
-    const auto size = fs::file_size(path, ec);
-    const auto time = fs::last_write_time(path, ec);
-    if (ec) return makeError(ErrorCode::Io, "cannot stat: " + ec.message(), path);
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-    return io::TreeEntry{absolute(path), false, size, static_cast<std::int64_t>(ns)};
-}
-
-std::string parentOf(const std::string& treePath)
-{
-    const auto slash = treePath.rfind('/');
-    return slash == std::string::npos ? std::string() : treePath.substr(0, slash);
-}
-
-// The listings now of the folders `f` names (or the archive's stat), for comparison with `f`.
-bool unchanged(const io::FileTree& tree, const Fingerprint& f)
-{
-    for (const auto& l : f.listings) {
-        if (l.dir == kArchive) {
-            auto now = statFile(tree.rootPath());
-            if (!now || !sameEntries({*now}, l.entries)) return false;
-            continue;
-        }
-        auto now = tree.list(l.dir);
-        if (!now || !sameEntries(*now, l.entries)) return false;
-    }
-    return !f.listings.empty();
-}
-
-} // namespace
-
-core::Result<Fingerprint> takeFingerprint(const SessionLayout& layout)
-{
-    Fingerprint f;
-    std::error_code ec;
-    if (fs::is_regular_file(layout.tree->rootPath(), ec)) {
-        auto archive = statFile(layout.tree->rootPath());
-        if (!archive) return archive.error();
-        f.listings.push_back({kArchive, {*archive}});
-        return f;
-    }
-    std::vector<std::string> dirs{layout.sessionDir};
-    for (const ChannelFiles& c : layout.channels) {
-        dirs.push_back(c.dir);
-        if (!c.segments.empty()) dirs.push_back(parentOf(c.segments.back().base));
-    }
-    for (const std::string& dir : dirs) {
-        auto entries = layout.tree->list(dir);
-        if (!entries) return entries.error();
-        f.listings.push_back({dir, std::move(*entries)});
-    }
-    return f;
-}
-
 core::Status saveSnapshot(const MefRecording& r, const Fingerprint& fingerprint, const std::string& directory)
 {
     if (r.accessLevel() != 0) return makeError(ErrorCode::Unsupported, "sessions with passwords are not snapshotted");
-    Out o;
-    o.text(absolute(r.m_info.path));
-    o.text(r.m_tree->rootPath());
-    putFingerprint(o, fingerprint);
-    const core::RecordingInfo& info = r.m_info;
-    o.text(info.format), o.text(info.path), o.put(info.start), o.put(info.end), o.put<std::uint8_t>(info.timesKnown);
-    o.put<std::uint64_t>(info.channels.size());
-    for (const core::ChannelInfo& c : info.channels) putChannel(o, c);
-    o.put<std::uint64_t>(info.annotations.size());
-    for (const core::Annotation& a : info.annotations) putAnnotation(o, a);
-    o.put<std::uint64_t>(info.warnings.size());
-    for (const std::string& w : info.warnings) o.text(w);
-    for (const ChannelDetail& d : r.m_details) {
-        o.put<std::uint64_t>(d.dataPaths.size());
-        for (const std::string& p : d.dataPaths) o.text(p);
-        putBlocks(o, d.blocks, r.m_info.channels[&d - r.m_details.data()].fs);
+    Out header;
+    putHeader(header, r.m_info, r.m_openWarnings, fingerprint, r.m_timeOffset);
+    std::vector<std::vector<std::uint8_t>> frames;
+    auto packed = compress(header.b);
+    if (!packed) return packed.error();
+    frames.push_back(std::move(*packed));
+    for (std::size_t c = 0; c < r.m_info.channels.size(); ++c) {
+        if (r.m_inFrame[c]) { // as read: its bytes were checked when the snapshot was
+            const SnapshotFrames::Frame& f = r.m_frames->channels[c];
+            frames.emplace_back(r.m_frames->bytes.begin() + f.offset, r.m_frames->bytes.begin() + f.offset + f.size);
+            continue;
+        }
+        Out o;
+        snapshot::putStrings(o, r.m_details[c].dataPaths);
+        snapshot::putBlocks(o, r.m_details[c].blocks, r.m_info.channels[c].fs);
+        auto channel = compress(o.b);
+        if (!channel) return channel.error();
+        frames.push_back(std::move(*channel));
     }
-    std::vector<std::uint8_t> file(sizeof kMagic + 4 + ZSTD_compressBound(o.b.size()));
-    std::memcpy(file.data(), kMagic, sizeof kMagic);
-    core::le::store<std::uint32_t>(&file[sizeof kMagic], kVersion);
-    const std::size_t packed = ZSTD_compress(file.data() + 12, file.size() - 12, o.b.data(), o.b.size(), 3);
-    if (ZSTD_isError(packed)) return makeError(ErrorCode::Io, "cannot compress the snapshot");
-    file.resize(12 + packed);
+    Out file;
+    file.b.assign(kMagic, kMagic + sizeof kMagic);
+    file.put(kVersion), file.put<std::uint64_t>(0),
+        file.put<std::uint32_t>(static_cast<std::uint32_t>(frames.size() - 1));
+    for (const auto& f : frames) file.put<std::uint64_t>(f.size());
+    for (const auto& f : frames) file.b.insert(file.b.end(), f.begin(), f.end());
+    core::le::store<std::uint64_t>(&file.b[kChecksumAt], snapshot::checksum(std::span(file.b).subspan(kCountAt)));
     std::error_code ec;
     fs::create_directories(directory, ec);
-    return io::replaceFile(snapshotFile(directory, r.m_info.path), file, false);
+    return io::replaceFile(snapshotFile(directory, r.m_info.path), file.b, false);
+}
+
+core::Result<std::unique_ptr<MefRecording>> readSnapshot(const std::string& sessionPath, const std::string& directory)
+{
+    auto frames = std::make_shared<SnapshotFrames>();
+    frames->file = snapshotFile(directory, sessionPath);
+    auto bytes = io::readFile(frames->file);
+    if (!bytes) return bytes.error();
+    frames->bytes = std::move(*bytes);
+    auto headerFrame = checkFile(*frames);
+    if (!headerFrame) return headerFrame.error();
+    auto header = decompress(*frames, *headerFrame);
+    if (!header) return header.error();
+    auto r = std::unique_ptr<MefRecording>(new MefRecording());
+    In in{*header};
+    const bool samePath = in.text() == absolute(sessionPath);
+    Fingerprint fingerprint = snapshot::getFingerprint(in);
+    const std::size_t channels = frames->channels.size();
+    if (!samePath || !in.ok || (!fingerprint.archive && fingerprint.channels.size() != channels) ||
+        !getHeader(in, r->m_info, r->m_openWarnings, r->m_timeOffset, channels))
+        return makeError(ErrorCode::Corrupt, "damaged or old snapshot", frames->file);
+    r->m_info.path = sessionPath; // this open's path, as a full open would give it
+    fingerprint.root = treeRootOf(sessionPath, fingerprint.archive);
+    r->m_treeRoot = fingerprint.root;
+    r->m_archive = fingerprint.archive;
+    r->m_fingerprint = std::move(fingerprint);
+    r->initChannels(channels);
+    std::fill(r->m_inFrame.begin(), r->m_inFrame.end(), 1);
+    r->m_frames = std::move(frames);
+    return r;
 }
 
 core::Result<std::unique_ptr<MefRecording>> loadSnapshot(const std::string& sessionPath, const std::string& directory)
 {
-    const std::string file = snapshotFile(directory, sessionPath);
-    auto bytes = io::readFile(file);
-    if (!bytes) return bytes.error();
-    const auto damaged = [&] { return makeError(ErrorCode::Corrupt, "damaged or old snapshot", file); };
-    if (bytes->size() < 12 || std::memcmp(bytes->data(), kMagic, sizeof kMagic) != 0 ||
-        core::le::load<std::uint32_t>(bytes->data() + 8) != kVersion)
-        return damaged();
-    const unsigned long long size = ZSTD_getFrameContentSize(bytes->data() + 12, bytes->size() - 12);
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 31)) return damaged();
-    std::vector<std::uint8_t> payload(size);
-    if (ZSTD_decompress(payload.data(), payload.size(), bytes->data() + 12, bytes->size() - 12) != size)
-        return damaged();
-    In in{payload};
-    if (in.text() != absolute(sessionPath)) return damaged();
-    const std::string root = in.text();
-    const Fingerprint fingerprint = getFingerprint(in);
-    if (!in.ok) return damaged();
-    std::error_code ec;
-    const bool archive = fs::is_regular_file(root, ec);
-    auto tree = archive ? io::openTarTree(root) : io::openDirectoryTree(root);
-    if (!tree) return tree.error();
-    if (!unchanged(**tree, fingerprint)) return makeError(ErrorCode::NotFound, "the session changed", file);
-    auto r = std::unique_ptr<MefRecording>(new MefRecording());
-    core::RecordingInfo& info = r->m_info;
-    info.format = in.text();
-    in.text(); // the path as first given; this open's path is kept instead
-    info.path = sessionPath;
-    info.start = in.get<std::int64_t>(), info.end = in.get<std::int64_t>(), info.timesKnown = in.get<std::uint8_t>();
-    info.channels.resize(in.count(80));
-    for (core::ChannelInfo& c : info.channels) c = getChannel(in);
-    info.annotations.resize(in.count(29));
-    for (core::Annotation& a : info.annotations) a = getAnnotation(in);
-    info.warnings.resize(in.count(4));
-    for (std::string& w : info.warnings) w = in.text();
-    for (std::size_t c = 0; c < info.channels.size() && in.ok; ++c) {
-        ChannelDetail& d = r->m_details.emplace_back();
-        d.dataPaths.resize(in.count(4));
-        for (std::string& p : d.dataPaths) {
-            p = in.text();
-            if (archive) { // members are byte ranges of the one archive file
-                auto source = (*tree)->open(p);
-                if (!source) return source.error();
-                d.dataFiles.push_back(*source);
-            } else {
-                d.dataFiles.push_back(io::lazyFile((*tree)->displayPath(p))); // opened when first read
-            }
-        }
-        d.blocks = getBlocks(in, info.channels[c].fs);
-    }
-    if (!in.ok || in.at != payload.size()) return damaged();
-    r->m_tree = *tree;
-    r->makeSpans();
+    auto r = readSnapshot(sessionPath, directory);
+    if (!r) return r.error();
+    if (!(*r)->checkSnapshot().fresh())
+        return makeError(ErrorCode::NotFound, "the session changed", snapshotFile(directory, sessionPath));
     return r;
 }
 

@@ -1,0 +1,217 @@
+// Reading a session's files for openMef3: passwords and headers checked, blocks placed, records as annotations.
+#include "formats/mef3/MefLoad.h"
+
+#include "formats/mef3/Records.h"
+#include "formats/mef3/TimeSeriesIndex.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lv::formats::mef3 {
+
+using core::ErrorCode;
+using core::makeError;
+
+core::Uutc TimeBase::toTrue(std::int64_t stored)
+{
+    if (stored == kUutcNoEntry || stored >= 0) return stored;
+    sawOffsetTimes = true;
+    const std::int64_t rto = offset && *offset != kUutcNoEntry ? *offset : 0;
+    return -stored + rto;
+}
+
+namespace {
+
+core::Result<std::vector<std::uint8_t>> readWhole(const io::FileTree& tree, const std::string& file)
+{
+    auto source = tree.open(file);
+    if (!source) return source.error();
+    return (*source)->readAll();
+}
+
+// Decides the access level from the first metadata file's validation fields.
+core::Status decideAccess(OpenState& s, const UniversalHeader& header, const std::string& path)
+{
+    if (s.accessDecided) return {};
+    s.accessDecided = true;
+    if (header.passwords.empty() || s.password.empty()) return {};
+    s.access = validatePassword(s.password, header.passwords);
+    if (s.access.level == 0)
+        return makeError(ErrorCode::WrongPassword,
+                         "wrong password: it is neither the level-1 nor the level-2 password of this session", path);
+    return {};
+}
+
+core::Status requireReadable(const OpenState& s, const TimeSeriesMetadata& m, const std::string& path)
+{
+    if (m.section2Readable) return {};
+    const std::string level = std::to_string(m.section2Encryption);
+    if (s.password.empty())
+        return makeError(ErrorCode::PasswordRequired,
+                         "session is encrypted: its channel metadata needs the level-" + level + " password", path);
+    return makeError(ErrorCode::WrongPassword,
+                     "the password gives level-" + std::to_string(s.access.level) +
+                         " access, but the channel metadata needs the level-" + level + " password",
+                     path);
+}
+
+core::Result<TimeSeriesMetadata> loadMetadata(OpenState& s, const std::string& base)
+{
+    const io::FileTree& tree = *s.layout.tree;
+    const std::string file = base + ".tmet";
+    const std::string path = tree.displayPath(file);
+    auto bytes = readWhole(tree, file);
+    if (!bytes) return bytes.error();
+    auto header = parseUniversalHeader(*bytes, path, "tmet");
+    if (!header) return header.error();
+    LV_TRY(decideAccess(s, *header, path));
+    auto metadata = parseTimeSeriesMetadata(*bytes, path, s.access);
+    if (!metadata) return metadata.error();
+    LV_TRY(requireReadable(s, *metadata, path));
+    if (!s.time.offset && metadata->section3Readable) s.time.offset = metadata->section3.recordingTimeOffset;
+    return metadata;
+}
+
+// Adds one segment's blocks to `blocks`; blocks that run past the data file are dropped with a warning.
+core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t segment, LoadedChannel& c,
+                         std::vector<BlockRef>& blocks)
+{
+    const io::FileTree& tree = *s.layout.tree;
+    auto indexBytes = readWhole(tree, files.base + ".tidx");
+    if (!indexBytes) return indexBytes.error();
+    auto index = parseTimeSeriesIndex(*indexBytes, tree.displayPath(files.base + ".tidx"));
+    if (!index) return index.error();
+    if (index->uncommittedEntries)
+        c.warnings.push_back(tree.displayPath(files.base + ".tidx") + ": " + std::to_string(index->uncommittedEntries) +
+                             " index entries past the last commit ignored (an interrupted append; run recover)");
+    auto data = tree.open(files.base + ".tdat");
+    if (!data) return data.error();
+    auto dataHeader = (*data)->read(0, std::min<std::uint64_t>((*data)->size(), kUniversalHeaderBytes));
+    if (!dataHeader) return dataHeader.error();
+    auto parsed = parseUniversalHeader(*dataHeader, (*data)->path(), "tdat");
+    if (!parsed) return parsed.error();
+    const std::uint64_t dataSize = (*data)->size();
+    for (std::uint32_t i = 0; i < index->entries.size(); ++i) {
+        const IndexEntry& e = index->entries[i];
+        if (e.fileOffset < static_cast<std::int64_t>(kUniversalHeaderBytes) || e.blockBytes < 304 ||
+            static_cast<std::uint64_t>(e.fileOffset) + e.blockBytes > dataSize) {
+            c.warnings.push_back((*data)->path() + ": block " + std::to_string(i) + " at byte " +
+                                 std::to_string(e.fileOffset) + " (" + std::to_string(e.blockBytes) +
+                                 " bytes) lies outside the file of " + std::to_string(dataSize) +
+                                 " bytes: its samples are missing");
+            continue;
+        }
+        BlockRef b;
+        b.segment = segment;
+        b.indexEntry = i;
+        b.fileOffset = e.fileOffset;
+        b.blockBytes = e.blockBytes;
+        b.sampleCount = e.sampleCount;
+        b.startTime = s.time.toTrue(e.startTime);
+        b.minimum = e.minimumSampleValue;
+        b.maximum = e.maximumSampleValue;
+        b.flags = e.redFlags;
+        blocks.push_back(b);
+    }
+    c.detail.dataFiles.push_back(*data);
+    c.detail.dataPaths.push_back(files.base + ".tdat");
+    return {};
+}
+
+void fillChannelInfo(core::ChannelInfo& info, const TimeSeriesMetadata& m, const BlockPlacement& p, double fs)
+{
+    info.fs = fs;
+    info.unit = m.section2.unitsDescription;
+    info.conversionFactor = m.section2.unitsConversionFactor == 0.0 ? 1.0 : m.section2.unitsConversionFactor;
+    info.description = m.section2.channelDescription;
+    info.start = p.origin;
+    info.gridLength = p.gridLength;
+    info.end = info.grid().timeOf(p.gridLength);
+    info.sampleCount = p.storedSamples;
+    info.gaps = p.gaps;
+    info.segments = p.segments;
+}
+
+} // namespace
+
+core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
+{
+    LoadedChannel c;
+    ChannelDetail& detail = c.detail;
+    std::vector<BlockRef> blocks;
+    for (const SegmentFiles& segment : files.segments) {
+        auto metadata = loadMetadata(s, segment.base);
+        if (!metadata) return metadata.error();
+        detail.metadata.push_back(std::move(*metadata));
+        LV_TRY(loadSegment(s, segment, static_cast<std::uint32_t>(detail.metadata.size() - 1), c, blocks));
+    }
+    c.info.name = files.name;
+    if (detail.metadata.empty()) {
+        c.warnings.push_back("channel " + files.name + " has no segments");
+    } else {
+        const double fs = detail.metadata.front().section2.samplingFrequency;
+        if (!(fs > 0.0) || !std::isfinite(fs))
+            return makeError(ErrorCode::Corrupt, "sampling frequency " + std::to_string(fs) + " is impossible",
+                             s.layout.tree->displayPath(files.segments.front().base + ".tmet"), 8720);
+        const BlockPlacement placement = placeBlocks(blocks, fs, detail.metadata.size());
+        if (placement.overlaps > 0)
+            c.warnings.push_back("channel " + files.name + ": " + std::to_string(placement.overlaps) +
+                                 " blocks overlap their predecessor in time and were placed after it");
+        fillChannelInfo(c.info, detail.metadata.front(), placement, fs);
+    }
+    detail.blocks = std::move(blocks);
+    return c;
+}
+
+core::Status loadRecords(OpenState& s, const std::string& base, const std::optional<std::string>& channel,
+                         std::vector<core::Annotation>& annotations, std::vector<std::string>& warnings)
+{
+    if (base.empty()) return {};
+    const io::FileTree& tree = *s.layout.tree;
+    auto bytes = readWhole(tree, base + ".rdat");
+    if (!bytes) return bytes.error();
+    auto records = parseRecords(*bytes, tree.displayPath(base + ".rdat"), s.access);
+    if (!records) return records.error();
+    for (std::string& w : records->warnings) warnings.push_back(std::move(w));
+    std::size_t hidden = 0;
+    for (const Record& r : records->records) {
+        if (!r.readable) ++hidden;
+        annotations.push_back(core::Annotation{s.time.toTrue(r.time), r.durationUs, r.type,
+                                               r.readable ? r.text : std::string(), channel});
+    }
+    if (hidden > 0)
+        warnings.push_back(tree.displayPath(base + ".rdat") + ": the text of " + std::to_string(hidden) +
+                           " records needs a higher-level password");
+    return {};
+}
+
+core::Status loadChannelRecords(OpenState& s, const ChannelFiles& files, LoadedChannel& c)
+{
+    LV_TRY(loadRecords(s, files.recordsBase, files.name, c.annotations, c.recordWarnings));
+    for (const SegmentFiles& seg : files.segments)
+        LV_TRY(loadRecords(s, seg.recordsBase, files.name, c.annotations, c.recordWarnings));
+    return {};
+}
+
+std::vector<core::Annotation> mergeAnnotations(std::vector<core::Annotation> all,
+                                               const std::vector<std::vector<core::Annotation>>& channels)
+{
+    for (const auto& list : channels) all.insert(all.end(), list.begin(), list.end());
+    std::stable_sort(all.begin(), all.end(),
+                     [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
+    return all;
+}
+
+void computeSpan(core::RecordingInfo& info)
+{
+    info.start = info.end = 0;
+    bool first = true;
+    for (const core::ChannelInfo& c : info.channels) {
+        if (c.gridLength == 0) continue;
+        info.start = first ? c.start : std::min(info.start, c.start);
+        info.end = first ? c.end : std::max(info.end, c.end);
+        first = false;
+    }
+}
+
+} // namespace lv::formats::mef3

@@ -1,0 +1,49 @@
+// Reading a session's files (internal to openMef3): one channel's metadata, indices and data headers, and records.
+#pragma once
+
+#include "formats/mef3/MefRecording.h"
+#include "formats/mef3/SessionLayout.h"
+
+#include <optional>
+
+namespace lv::formats::mef3 {
+
+// Stored times are negative once the recording time offset (RTO) is applied: true = -stored + RTO.
+struct TimeBase {
+    std::optional<std::int64_t> offset; // nullopt: protected by a password we do not have
+    bool sawOffsetTimes = false;
+    core::Uutc toTrue(std::int64_t stored);
+};
+
+struct OpenState {
+    SessionLayout layout;
+    std::string password;
+    Access access;
+    bool accessDecided = false;
+    TimeBase time;
+};
+
+// One channel as read from its files.
+struct LoadedChannel {
+    core::ChannelInfo info;
+    ChannelDetail detail;
+    std::vector<std::string> warnings;         // from its metadata, indices and data files
+    std::vector<core::Annotation> annotations; // its channel- and segment-level records, in file order
+    std::vector<std::string> recordWarnings;
+};
+
+// Metadata, index and data header of every segment of `files`: the channel's description and blocks.
+core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files);
+// The channel's own records (channel and segment level) into c.annotations and c.recordWarnings.
+core::Status loadChannelRecords(OpenState& s, const ChannelFiles& files, LoadedChannel& c);
+// Records of one level become annotations (`channel` names the channel they belong to).
+core::Status loadRecords(OpenState& s, const std::string& base, const std::optional<std::string>& channel,
+                         std::vector<core::Annotation>& annotations, std::vector<std::string>& warnings);
+
+// Session annotations, then each channel's, each in file order, stably sorted by time (the order of a full open).
+std::vector<core::Annotation> mergeAnnotations(std::vector<core::Annotation> session,
+                                               const std::vector<std::vector<core::Annotation>>& channels);
+// The recording's span over its channels with samples.
+void computeSpan(core::RecordingInfo& info);
+
+} // namespace lv::formats::mef3

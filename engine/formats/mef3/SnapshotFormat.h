@@ -1,0 +1,109 @@
+// Byte encoding of snapshot files (internal to the snapshot code): little-endian fields, bounds-checked reads,
+// varint-coded block references, and the checksum over a whole file.
+#pragma once
+
+#include "core/Error.h"
+#include "core/LittleEndian.h"
+#include "core/RecordingInfo.h"
+#include "formats/mef3/BlockMap.h"
+#include "formats/mef3/Fingerprint.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lv::formats::mef3 {
+
+// A snapshot file held in memory, checked whole when read: where each channel's compressed frame lies.
+struct SnapshotFrames {
+    struct Frame {
+        std::size_t offset = 0;
+        std::size_t size = 0;
+        std::uint64_t contentSize = 0; // decompressed bytes, from the frame header
+    };
+    std::string file; // for messages
+    std::vector<std::uint8_t> bytes;
+    std::vector<Frame> channels;
+};
+
+} // namespace lv::formats::mef3
+
+namespace lv::formats::mef3::snapshot {
+
+// One channel's frame: its data files' tree paths and its block references.
+struct ChannelFrame {
+    std::vector<std::string> dataPaths;
+    std::vector<BlockRef> blocks;
+};
+// Decompresses and decodes channel `channel` (rate `fs`); a Corrupt error when it does not decode whole.
+core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::size_t channel, double fs);
+
+// Little-endian field writer.
+struct Out {
+    std::vector<std::uint8_t> b;
+    template <typename T>
+    void put(T v)
+    {
+        const std::size_t at = b.size();
+        b.resize(at + sizeof(T));
+        core::le::store<T>(&b[at], v);
+    }
+    void text(const std::string& s)
+    {
+        put<std::uint32_t>(static_cast<std::uint32_t>(s.size()));
+        b.insert(b.end(), s.begin(), s.end());
+    }
+};
+
+// Bounds-checked reader: any overrun marks the input damaged and yields zeros.
+struct In {
+    std::span<const std::uint8_t> b;
+    std::size_t at = 0;
+    bool ok = true;
+    template <typename T>
+    T get()
+    {
+        if (!ok || b.size() - at < sizeof(T)) return ok = false, T{};
+        const T v = core::le::load<T>(b.data() + at);
+        at += sizeof(T);
+        return v;
+    }
+    std::string text()
+    {
+        const auto n = get<std::uint32_t>();
+        if (!ok || b.size() - at < n) return ok = false, std::string{};
+        std::string s(reinterpret_cast<const char*>(b.data() + at), n);
+        at += n;
+        return s;
+    }
+    std::size_t count(std::size_t itemBytes) // a vector length that the remaining bytes can hold
+    {
+        const auto n = get<std::uint64_t>();
+        if (!ok || n > (b.size() - at) / std::max<std::size_t>(itemBytes, 1)) return ok = false, 0;
+        return static_cast<std::size_t>(n);
+    }
+    bool done() const { return ok && at == b.size(); }
+};
+
+void putStrings(Out& o, const std::vector<std::string>& list);
+std::vector<std::string> getStrings(In& in);
+
+void putFingerprint(Out& o, const Fingerprint& f);
+Fingerprint getFingerprint(In& in);
+
+void putChannel(Out& o, const core::ChannelInfo& c);
+core::ChannelInfo getChannel(In& in);
+
+void putAnnotation(Out& o, const core::Annotation& a);
+core::Annotation getAnnotation(In& in);
+
+// Block references as differences from what the previous block predicts; `fs` is the channel's rate.
+void putBlocks(Out& o, const std::vector<BlockRef>& blocks, double fs);
+std::vector<BlockRef> getBlocks(In& in, double fs);
+
+// A 64-bit checksum of a whole file: any change of one 8-byte word changes it, others almost surely.
+std::uint64_t checksum(std::span<const std::uint8_t> bytes);
+
+} // namespace lv::formats::mef3::snapshot

@@ -15,7 +15,7 @@ using core::makeError;
 namespace {
 
 // Field widths of the per-signal part, in order.
-constexpr std::size_t kLabel = 16, kTransducer = 80, kUnit = 8, kNumber = 8, kPrefilter = 80, kReserved = 32;
+constexpr std::size_t kLabel = 16, kTransducer = 80, kUnit = 8, kNumber = 8, kPrefilter = 80;
 
 std::string_view field(std::span<const std::uint8_t> b, std::size_t at, std::size_t size)
 {

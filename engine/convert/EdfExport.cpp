@@ -23,7 +23,7 @@ namespace edf = formats::edf;
 
 namespace {
 
-constexpr std::int64_t kChunkSamples = 1 << 20; // per channel and chunk
+constexpr std::int64_t kChunkSamples = 1 << 21; // all channels together, per chunk (8 MiB of counts)
 
 struct Channel {
     std::size_t source = 0;
@@ -86,9 +86,9 @@ core::Status readRecords(core::Recording& recording, const Plan& plan, std::int6
 
 std::int64_t chunkRecords(const Plan& plan)
 {
-    std::int64_t most = 1;
-    for (const Channel& ch : plan.channels) most = std::max(most, ch.perRecord);
-    return std::max<std::int64_t>(1, kChunkSamples / most);
+    std::int64_t perRecord = 1;
+    for (const Channel& ch : plan.channels) perRecord += ch.perRecord;
+    return std::max<std::int64_t>(1, kChunkSamples / perRecord);
 }
 
 core::Uutc sampleTime(const Plan& plan, const Channel& ch, std::int64_t i)

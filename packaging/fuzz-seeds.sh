@@ -12,7 +12,14 @@ headers="$out/corpus-fuzz_headers"
 headersCrc="$out/corpus-fuzz_headers_crc"
 tar_="$out/corpus-fuzz_tar"
 recover="$out/corpus-fuzz_recover"
-mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover"
+edfSeeds="$out/corpus-fuzz_edf"
+mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover" "$edfSeeds"
+
+# fuzz_edf: each reference EDF/BDF file's header plus its first 2 KiB of records (TALs live there).
+for f in "${2:-$here/../../shared/testdata}"/edf/*.[eb]df; do
+    ns=$(dd if="$f" bs=1 skip=252 count=4 status=none | tr -d ' ')
+    head -c $((256 * (ns + 1) + 2048)) "$f" > "$edfSeeds/$(basename "$f")"
+done
 
 # fuzz_recover: whole .tdat files (the smaller ones; the target skips inputs over 1 MiB).
 while IFS= read -r -d '' f; do
@@ -50,4 +57,4 @@ tar -C "$data/legacy" --format=gnu --transform="$long" -cf "$tar_/plain_single.g
 tar -C "$data/legacy" --format=pax --transform="$long" -cf "$tar_/plain_single.pax-long.tar" plain_single.mefd
 tar -C "$data/legacy" --format=ustar --transform="$long" -cf "$tar_/multi_segment.ustar.tar" multi_segment.mefd/ch1.timd
 
-for d in "$red" "$headers" "$headersCrc" "$tar_"; do echo "$d: $(ls "$d" | wc -l) files, $(du -sh "$d" | cut -f1)"; done
+for d in "$red" "$headers" "$headersCrc" "$tar_" "$edfSeeds"; do echo "$d: $(ls "$d" | wc -l) files, $(du -sh "$d" | cut -f1)"; done

@@ -1,11 +1,13 @@
-// longview-cli convert: export to CSV (the output format follows OUT's extension).
+// longview-cli convert: export to CSV, MEF 3.0, EDF+ or BDF+ (the output format follows OUT's extension).
 #include "CliSupport.h"
 #include "Commands.h"
 
 #include "convert/CsvExport.h"
+#include "convert/EdfExport.h"
 #include "convert/MefExport.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <map>
 
 namespace lv::cli {
@@ -23,6 +25,8 @@ struct ConvertOptions {
     double blockSeconds = 0.0;
     std::string level1Password;
     std::string level2Password;
+    convert::GapPolicy gaps = convert::GapPolicy::Discontinuous;
+    double fillValue = 0.0;
 };
 
 bool endsWith(const std::string& s, const std::string& suffix)
@@ -45,6 +49,17 @@ core::Status exportTo(Session& session, const Selection& selection, const Conver
         const convert::CsvOptions csv{selection.channels, selection.range, o.raw, o.time, o.fillGaps};
         return convert::exportCsv(*session.recording, csv, o.output, control);
     }
+    if (endsWith(o.output, ".edf") || endsWith(o.output, ".bdf")) {
+        const convert::EdfExportOptions edf{selection.channels, selection.range, endsWith(o.output, ".bdf"), o.gaps,
+                                            o.fillValue};
+        auto result = convert::exportEdf(*session.recording, edf, o.output, control);
+        if (!result) return result.error();
+        finishProgress();
+        printWarnings(result->warnings);
+        if (result->files.size() > 1)
+            for (const std::string& f : result->files) std::printf("%s\n", f.c_str());
+        return {};
+    }
     const convert::MefExportOptions mef{selection.channels, selection.range, o.blockSeconds, o.level1Password,
                                         o.level2Password};
     return convert::exportMef(*session.recording, mef, o.output, control);
@@ -52,9 +67,10 @@ core::Status exportTo(Session& session, const Selection& selection, const Conver
 
 int run(const ConvertOptions& o)
 {
-    if (!endsWith(o.output, ".csv") && !endsWith(o.output, ".mefd"))
-        return fail(core::makeError(core::ErrorCode::InvalidArgument,
-                                    "cannot tell the output format of \"" + o.output + "\": use a .csv or .mefd name"));
+    if (!endsWith(o.output, ".csv") && !endsWith(o.output, ".mefd") && !endsWith(o.output, ".edf") &&
+        !endsWith(o.output, ".bdf"))
+        return fail(core::makeError(core::ErrorCode::InvalidArgument, "cannot tell the output format of \"" + o.output +
+                                                                          "\": use a .csv, .mefd, .edf or .bdf name"));
     int exitCode = kOk;
     auto session = openSession(o.common, exitCode);
     if (!session) return exitCode;
@@ -76,10 +92,12 @@ int run(const ConvertOptions& o)
 
 std::function<int()> addConvertCommand(CLI::App& app)
 {
-    auto* command = app.add_subcommand("convert", "Convert a recording: OUT.csv (CSV on the common grid) or OUT.mefd");
+    auto* command = app.add_subcommand(
+        "convert", "Convert a recording: OUT.csv (CSV on the common grid), OUT.mefd, OUT.edf (EDF+) or OUT.bdf (BDF+)");
     auto o = std::make_shared<ConvertOptions>();
     command->add_option("IN", o->common.path, "Input recording")->required();
-    command->add_option("OUT", o->output, "Output: .csv file or .mefd session (must not exist)")->required();
+    command->add_option("OUT", o->output, "Output: .csv file, .mefd session, .edf or .bdf file (must not exist)")
+        ->required();
     addCommonOptions(*command, o->common);
     addSelectionOptions(*command, o->selection);
     command->add_flag("--raw", o->raw, "Stored integer counts instead of physical values");
@@ -92,6 +110,15 @@ std::function<int()> addConvertCommand(CLI::App& app)
     command->add_option("--level1-password", o->level1Password, "MEF output: level-1 password (channel metadata)");
     command->add_option("--level2-password", o->level2Password,
                         "MEF output: level-2 password (subject data, time offset)");
+    const std::map<std::string, convert::GapPolicy> gaps{{"discontinuous", convert::GapPolicy::Discontinuous},
+                                                         {"split", convert::GapPolicy::Split},
+                                                         {"fill", convert::GapPolicy::Fill}};
+    command
+        ->add_option("--gaps", o->gaps,
+                     "EDF/BDF output: discontinuous (EDF+D, default), split (one file per part) or fill")
+        ->transform(CLI::CheckedTransformer(gaps, CLI::ignore_case));
+    command->add_option("--fill-value", o->fillValue,
+                        "EDF/BDF output: physical value written where there is no sample (default 0; annotated)");
     const std::map<std::string, convert::TimeColumn> times{{"seconds", convert::TimeColumn::Seconds},
                                                            {"iso", convert::TimeColumn::Iso},
                                                            {"uutc", convert::TimeColumn::Uutc}};

@@ -35,6 +35,7 @@ ordered_json toJson(const core::RecordingInfo& info)
                                  {"fs", c.fs},
                                  {"unit", c.unit},
                                  {"conversion_factor", c.conversionFactor},
+                                 {"offset", c.offset},
                                  {"start_uutc", c.start},
                                  {"end_uutc", c.end},
                                  {"samples", c.gridLength},

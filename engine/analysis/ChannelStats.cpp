@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace lv::analysis {
 
@@ -47,16 +48,17 @@ void countGaps(const core::ChannelInfo& ch, core::TimeRange range, ChannelStats&
     }
 }
 
-void finish(const Accumulator& a, double factor, ChannelStats& s)
+void finish(const Accumulator& a, double factor, double offset, ChannelStats& s)
 {
     s.samples = a.count;
     if (a.count == 0) {
         s.minimum = s.maximum = s.mean = s.standardDeviation = std::nan("");
         return;
     }
-    s.minimum = a.minimum * factor;
-    s.maximum = a.maximum * factor;
-    s.mean = static_cast<double>(static_cast<long double>(a.sum) / a.count) * factor;
+    s.minimum = a.minimum * factor + offset;
+    s.maximum = a.maximum * factor + offset;
+    if (factor < 0) std::swap(s.minimum, s.maximum); // an inverted scale (EDF allows one)
+    s.mean = static_cast<double>(static_cast<long double>(a.sum) / a.count) * factor + offset;
     if (a.count > 1) {
         const __int128 n = a.count;
         const __int128 spread = n * a.sumSquares - a.sum * a.sum; // exact: n^2 * population variance
@@ -109,7 +111,7 @@ core::Result<std::vector<ChannelStats>> computeStats(core::Recording& recording,
         std::int64_t gapPoints = 0;
         countGaps(ch, range, s, gapPoints);
         s.nanCount = acc[i].missing - gapPoints;
-        finish(acc[i], ch.conversionFactor, s);
+        finish(acc[i], ch.conversionFactor, ch.offset, s);
     }
     return result;
 }

@@ -22,6 +22,7 @@ struct Column {
     std::size_t channel = 0;
     std::int64_t offset = 0; // grid row of the channel's sample 0
     double factor = 1.0;
+    double physicalOffset = 0.0; // physical value of count 0
 };
 
 core::Result<double> commonRate(const core::RecordingInfo& info, const std::vector<std::size_t>& channels)
@@ -97,7 +98,7 @@ void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& 
             if (options.raw)
                 appendNumber(out, static_cast<std::int64_t>(v));
             else
-                appendNumber(out, static_cast<double>(v) * columns[c].factor);
+                appendNumber(out, static_cast<double>(v) * columns[c].factor + columns[c].physicalOffset);
         }
         out += '\n';
     }
@@ -125,7 +126,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     std::int64_t rowsEnd = 0;
     for (std::size_t c : channels) {
         const core::ChannelInfo& ch = info.channels[c];
-        Column col{c, grid.nearestIndex(ch.start), ch.conversionFactor};
+        Column col{c, grid.nearestIndex(ch.start), ch.conversionFactor, ch.offset};
         rowsEnd = std::max(rowsEnd, col.offset + ch.gridLength);
         columns.push_back(col);
     }

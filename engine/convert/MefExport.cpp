@@ -5,7 +5,9 @@
 #include "formats/mef3/SessionWriter.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 #include <unistd.h>
 
@@ -18,6 +20,23 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::int64_t kChunkSamples = 1 << 20;
+
+// MEF has no offset: a source's offset (EDF) is folded into the counts, to the nearest count (exact when the
+// offset is a whole number of counts, as in most EDF files; else within half a count).
+core::Status shiftCounts(std::vector<std::int32_t>& counts, const core::ChannelInfo& ch)
+{
+    if (ch.offset == 0.0 || ch.conversionFactor == 0.0) return {};
+    const double shift = std::nearbyint(ch.offset / ch.conversionFactor);
+    for (std::int32_t& v : counts) {
+        if (v == core::kNoSample) continue;
+        const double shifted = static_cast<double>(v) + shift;
+        if (shifted <= std::numeric_limits<std::int32_t>::min() || shifted > std::numeric_limits<std::int32_t>::max())
+            return makeError(ErrorCode::Unsupported,
+                             "channel \"" + ch.name + "\": its offset does not fit MEF's 32-bit counts");
+        v = static_cast<std::int32_t>(shifted);
+    }
+    return {};
+}
 
 core::Status copyChannel(core::Recording& recording, std::size_t source, std::size_t target, core::TimeRange range,
                          formats::mef3::SessionWriter& writer, const core::ReadControl& control, std::uint64_t& done,
@@ -33,6 +52,7 @@ core::Status copyChannel(core::Recording& recording, std::size_t source, std::si
         core::ReadControl chunk = control;
         chunk.progress = nullptr;
         LV_TRY(recording.readRaw(std::span(&slice, 1), chunk));
+        LV_TRY(shiftCounts(buffer, ch));
         LV_TRY(writer.append(target, ch.grid(), span.first + at, buffer));
         done += static_cast<std::uint64_t>(n);
         if (control.progress) control.progress(done, total);

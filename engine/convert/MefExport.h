@@ -16,8 +16,9 @@ struct MefExportOptions {
     std::string level2Password;
 };
 
-// Writes the session `outPath` (".mefd"): raw counts are copied, gaps stay gaps, annotations in the range
-// become records. The target must not exist; nothing is left behind on failure or cancellation.
+// Writes the session `outPath` (".mefd"): raw counts are copied (a channel's offset folded into them), gaps stay gaps,
+// annotations in the range become records. The target must not exist; nothing is left behind on failure or
+// cancellation.
 core::Status exportMef(core::Recording& recording, const MefExportOptions& options, const std::string& outPath,
                        const core::ReadControl& control);
 

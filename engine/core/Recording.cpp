@@ -34,11 +34,11 @@ Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<co
     return result;
 }
 
-std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor)
+std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor, double offset)
 {
     std::vector<double> out(samples.raw.size());
-    std::transform(samples.raw.begin(), samples.raw.end(), out.begin(), [conversionFactor](std::int32_t v) {
-        return v == kNoSample ? std::nan("") : static_cast<double>(v) * conversionFactor;
+    std::transform(samples.raw.begin(), samples.raw.end(), out.begin(), [conversionFactor, offset](std::int32_t v) {
+        return v == kNoSample ? std::nan("") : static_cast<double>(v) * conversionFactor + offset;
     });
     return out;
 }

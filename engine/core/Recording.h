@@ -64,7 +64,7 @@ SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range);
 Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<const std::size_t> channels,
                                               TimeRange range, const ReadControl& control);
 
-// Physical values: counts times the conversion factor, NaN where no sample exists.
-std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor);
+// Physical values: counts times the conversion factor plus the offset, NaN where no sample exists.
+std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor, double offset = 0.0);
 
 } // namespace lv::core

@@ -14,7 +14,8 @@ struct ChannelInfo {
     std::string name;
     double fs = 0.0;                 // samples per second, possibly fractional
     std::string unit;                // e.g. "uV"
-    double conversionFactor = 1.0;   // physical value = stored integer * conversionFactor
+    double conversionFactor = 1.0;   // physical value = stored integer * conversionFactor + offset
+    double offset = 0.0;             // physical value of count 0 (EDF/BDF; 0 for MEF)
     Uutc start = 0;                  // time of the first sample
     Uutc end = 0;                    // exclusive: time just after the last sample
     std::int64_t sampleCount = 0;    // stored samples (grid points with data)

@@ -145,8 +145,8 @@ TEST(Cli, ConvertToMefWithPasswordsAndBlockLength)
     EXPECT_EQ(j.at("channels").at(0).at("gaps").size(), 1u);
     EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out, text, true), 2);
     EXPECT_NE(text.find(out + ": the output already exists; choose a new name"), std::string::npos) << text;
-    EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out + ".edf", text, true), 2);
-    EXPECT_NE(text.find("use a .csv or .mefd name"), std::string::npos) << text;
+    EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out + ".gdf", text, true), 2);
+    EXPECT_NE(text.find("use a .csv, .mefd, .edf or .bdf name"), std::string::npos) << text;
 }
 
 TEST(Cli, ArchiveReadsInPlaceAndExtracts)

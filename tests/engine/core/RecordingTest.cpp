@@ -38,5 +38,15 @@ TEST(Physical, NanWhereNoSample)
     EXPECT_EQ(p[2], -1.5);
 }
 
+TEST(Physical, OffsetIsAddedAfterTheFactor)
+{
+    ChannelSamples s;
+    s.raw = {10, kNoSample, -4};
+    const auto p = toPhysical(s, 0.5, 100.0);
+    EXPECT_EQ(p[0], 105.0);
+    EXPECT_TRUE(std::isnan(p[1]));
+    EXPECT_EQ(p[2], 98.0);
+}
+
 } // namespace
 } // namespace lv::core

@@ -1,0 +1,55 @@
+// An EDF, EDF+ or BDF file opened as a core::Recording; each data record is one block per signal.
+#pragma once
+
+#include "core/BlockSource.h"
+#include "core/Recording.h"
+#include "formats/edf/EdfHeader.h"
+#include "io/ByteSource.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lv::formats::edf {
+
+class EdfRecording final : public core::Recording, public core::BlockSource {
+public:
+    const core::RecordingInfo& info() const override { return m_info; }
+    core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
+    const core::BlockSource* blockSource() const override { return this; }
+    std::span<const core::BlockSpan> blocks(std::size_t channel) const override { return m_spans.at(channel); }
+    core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                             const core::ReadControl& control) const override;
+
+    const EdfHeader& header() const { return m_header; }
+    // Header signal index of each channel (annotation signals are not channels).
+    const std::vector<std::size_t>& signalOfChannel() const { return m_signalOf; }
+
+private:
+    friend core::Result<std::unique_ptr<EdfRecording>> openEdf(const std::string& path);
+    friend class EdfOpener;
+    EdfRecording() = default;
+    struct Job {
+        std::size_t firstBlock = 0, endBlock = 0; // blocks whose records follow each other in the file
+    };
+    std::vector<Job> planJobs(std::span<const std::pair<std::size_t, std::size_t>> ranges) const;
+    core::Status runJob(const Job& job, std::span<const core::RawSlice> slices,
+                        std::span<const std::pair<std::size_t, std::size_t>> ranges,
+                        std::vector<std::uint8_t>& buffer) const;
+    std::uint64_t recordOffset(std::size_t block) const;
+
+    EdfHeader m_header;
+    io::ByteSourcePtr m_file;
+    core::RecordingInfo m_info;
+    std::vector<std::size_t> m_signalOf;               // per channel
+    std::vector<std::int64_t> m_recordOf;              // per block (time order): the record's index in the file
+    std::vector<std::vector<core::BlockSpan>> m_spans; // per channel, one per block
+};
+
+// Opens `path` (.edf, .bdf, any EDF/BDF by content). Sloppy files open with warnings in info().warnings.
+core::Result<std::unique_ptr<EdfRecording>> openEdf(const std::string& path);
+
+// Stored samples to counts: little-endian int16 (EDF) or int24 (BDF), sign-extended.
+void decodeSamples(const std::uint8_t* in, std::size_t count, bool bdf, std::int32_t* out);
+
+} // namespace lv::formats::edf

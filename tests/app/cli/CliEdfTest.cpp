@@ -1,0 +1,54 @@
+// longview-cli on EDF/BDF: info (format, offset, annotations, warnings), CSV export, EDF/BDF output options.
+#include "support/TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace lv::cli {
+namespace {
+
+std::string ref(const std::string& rel) { return (test::testdata() / rel).string(); }
+
+int runCli(const std::string& args, std::string& out)
+{
+    return test::run(std::string(LONGVIEW_CLI) + " " + args + " 2>&1", &out);
+}
+
+TEST(CliEdf, InfoShowsFormatScaleAnnotationsAndWarnings)
+{
+    std::string out;
+    ASSERT_EQ(runCli("info --json " + ref("edf/ref_edflib.edf"), out), 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    EXPECT_EQ(j.at("format"), "EDF+C");
+    EXPECT_EQ(j.at("start_uutc"), 1709288430250000); // 10:20:30 + the first record's 0.25 s
+    EXPECT_EQ(j.at("channels").size(), 2u);
+    EXPECT_TRUE(j.at("channels").at(0).contains("offset"));
+    ASSERT_EQ(j.at("annotations").size(), 2u);
+    EXPECT_EQ(j.at("annotations").at(0).at("text"), "Seizure onset \xc3\xa9");
+    ASSERT_EQ(runCli("info " + ref("edf/test.bdf"), out), 0);
+    EXPECT_NE(out.find("warning: numbers not left-aligned in the header"), std::string::npos) << out;
+}
+
+TEST(CliEdf, ConvertToCsvEdfAndBdf)
+{
+    test::TempDir dir;
+    std::string out;
+    const std::string csv = (dir.path() / "a.csv").string();
+    ASSERT_EQ(runCli("convert " + ref("edf/test_subsecond.edf") + " " + csv, out), 0) << out;
+    EXPECT_GT(test::readBytes(csv).size(), 1000u);
+    const std::string split = (dir.path() / "s.edf").string();
+    ASSERT_EQ(runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " " + split + " --gaps split", out), 0) << out;
+    EXPECT_NE(out.find("s_1.edf"), std::string::npos) << out;
+    EXPECT_NE(out.find("s_2.edf"), std::string::npos) << out;
+    const std::string bdf = (dir.path() / "f.bdf").string();
+    ASSERT_EQ(
+        runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " " + bdf + " --gaps fill --fill-value 0", out), 0)
+        << out;
+    ASSERT_EQ(runCli("info --json " + bdf, out), 0) << out;
+    EXPECT_EQ(nlohmann::json::parse(out).at("format"), "BDF+C");
+    EXPECT_EQ(runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " " + bdf, out), 2) << out; // exists, as for .mefd
+    EXPECT_EQ(runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " x.edf --gaps sometimes", out), 2);
+}
+
+} // namespace
+} // namespace lv::cli

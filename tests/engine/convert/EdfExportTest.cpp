@@ -1,0 +1,148 @@
+// MEF reference sessions to EDF+/BDF+ under each gap policy and back: values within half the written file's
+// step, gaps and annotations kept; EDF+C/BDF+C output passes EDFbrowser's loader and MNE reads it to the value.
+#include "convert/EdfExport.h"
+#include "formats/edf/EdfRecording.h"
+#include "formats/mef3/MefRecording.h"
+#include "support/TestSupport.h"
+
+#include <cmath>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace lv::convert {
+namespace {
+
+std::vector<double> physical(core::Recording& r, std::size_t c, core::TimeRange range)
+{
+    const std::size_t channels[] = {c};
+    auto s = core::readRange(r, channels, range, {});
+    EXPECT_TRUE(s.ok());
+    return core::toPhysical(s->front(), r.info().channels[c].conversionFactor, r.info().channels[c].offset);
+}
+
+struct Case {
+    std::string session;
+    GapPolicy policy;
+    bool bdf;
+};
+
+class EdfExportRoundTrip : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EdfExportRoundTrip, ValuesGapsAndAnnotationsKept)
+{
+    const Case& c = GetParam();
+    auto mef = formats::mef3::openMef3((lv::test::testdata() / "mef3/legacy" / c.session).string(), {});
+    ASSERT_TRUE(mef) << mef.error().describe();
+    lv::test::TempDir dir;
+    const std::string out = (dir.path() / (c.bdf ? "out.bdf" : "out.edf")).string();
+    auto result = exportEdf(
+        **mef, {{}, {core::kNoTime + 1, std::numeric_limits<core::Uutc>::max()}, c.bdf, c.policy, 0.0}, out, {});
+    ASSERT_TRUE(result) << result.error().describe();
+    const core::RecordingInfo& src = (*mef)->info();
+    std::size_t sourceAnnotations = 0, backAnnotations = 0;
+    for (const std::string& file : result->files) {
+        auto back = formats::edf::openEdf(file);
+        ASSERT_TRUE(back) << back.error().describe();
+        const core::RecordingInfo& info = (*back)->info();
+        EXPECT_TRUE(info.warnings.empty()) << info.warnings.front();
+        ASSERT_EQ(info.channels.size(), src.channels.size());
+        for (std::size_t ch = 0; ch < src.channels.size(); ++ch) {
+            const core::ChannelInfo& b = info.channels[ch];
+            const core::TimeRange range{std::max(b.start, src.channels[ch].start),
+                                        std::min(b.end, src.channels[ch].end)};
+            const auto want = physical(**mef, ch, range), got = physical(**back, ch, range);
+            ASSERT_EQ(want.size(), got.size());
+            const double tolerance = std::abs(b.conversionFactor) / 2 * (1 + 1e-9);
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                if (std::isnan(want[i])) {
+                    if (!std::isnan(got[i])) {
+                        ASSERT_LE(std::abs(got[i]), tolerance) << i; // filled with 0 (and annotated), or a gap
+                    }
+                    continue;
+                }
+                ASSERT_LE(std::abs(want[i] - got[i]), tolerance) << file << " sample " << i;
+            }
+            if (c.policy == GapPolicy::Fill) {
+                EXPECT_TRUE(b.gaps.empty());
+            }
+        }
+        for (const core::Annotation& a : info.annotations) backAnnotations += a.text.rfind("Gap", 0) != 0;
+        for (const core::Annotation& a : info.annotations) {
+            if (a.text.rfind("Gap", 0) == 0) continue;
+            const bool found =
+                std::any_of(src.annotations.begin(), src.annotations.end(), [&](const core::Annotation& s) {
+                    return s.time == a.time && s.durationUs == a.durationUs && a.text.find(s.text) != std::string::npos;
+                });
+            EXPECT_TRUE(found) << a.text;
+        }
+    }
+    sourceAnnotations = src.annotations.size();
+    EXPECT_EQ(backAnnotations, sourceAnnotations);
+    // Source gaps longer than a record stay gaps (EDF+D) or split files; with fill, "Gap" annotations mark them.
+    if (c.policy == GapPolicy::Split) {
+        std::size_t longGaps = 0;
+        for (const core::TimeRange& g : src.channels[0].gaps) longGaps += g.duration() >= 2'000'000;
+        EXPECT_GE(result->files.size(), longGaps + 1);
+    }
+    // EDF+C/BDF+C: EDFbrowser's strict loader accepts each file.
+    for (const std::string& file : result->files) {
+        auto r = formats::edf::openEdf(file);
+        if ((*r)->info().format.ends_with("+D")) continue;
+        std::string output;
+        EXPECT_EQ(lv::test::run(LONGVIEW_TESTDATA "/../tools/edfbrowser-check '" + file + "' 2>&1", &output), 0)
+            << output;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Mef, EdfExportRoundTrip,
+                         ::testing::Values(Case{"multi_segment.mefd", GapPolicy::Discontinuous, false},
+                                           Case{"multi_segment.mefd", GapPolicy::Split, true},
+                                           Case{"multi_segment.mefd", GapPolicy::Fill, false},
+                                           Case{"nan_gap_long.mefd", GapPolicy::Discontinuous, true},
+                                           Case{"nan_gap_long.mefd", GapPolicy::Split, false},
+                                           Case{"nan_gap_long.mefd", GapPolicy::Fill, true},
+                                           Case{"with_annotations.mefd", GapPolicy::Fill, false},
+                                           Case{"with_annotations.mefd", GapPolicy::Discontinuous, true},
+                                           Case{"multi_channel.mefd", GapPolicy::Fill, true}),
+                         [](const ::testing::TestParamInfo<Case>& p) {
+                             std::string name = p.param.session.substr(0, p.param.session.find('.'));
+                             name += p.param.policy == GapPolicy::Fill    ? "_fill"
+                                     : p.param.policy == GapPolicy::Split ? "_split"
+                                                                          : "_discontinuous";
+                             return name + (p.param.bdf ? "_bdf" : "_edf");
+                         });
+
+TEST(EdfExportMne, MneReadsTheWrittenFileToTheValue)
+{
+    auto mef = formats::mef3::openMef3((lv::test::testdata() / "mef3/legacy/multi_channel.mefd").string(), {});
+    ASSERT_TRUE(mef);
+    lv::test::TempDir dir;
+    const std::string out = (dir.path() / "out.edf").string();
+    auto result = exportEdf(
+        **mef, {{}, {core::kNoTime + 1, std::numeric_limits<core::Uutc>::max()}, false, GapPolicy::Fill, 0.0}, out, {});
+    ASSERT_TRUE(result) << result.error().describe();
+    auto back = formats::edf::openEdf(out);
+    ASSERT_TRUE(back);
+    std::string output;
+    const std::string script =
+        "import mne,sys\nr=mne.io.read_raw_edf(sys.argv[1],preload=True,verbose=False)\n"
+        "u=r._raw_extras[0]['units']\nd=r.get_data()\n"
+        "for i in range(len(r.ch_names)):\n  print(' '.join(repr(v/u[i]) for v in d[i][:2000]))\n";
+    std::ofstream(dir.path() / "read.py") << script;
+    ASSERT_EQ(lv::test::run("/usr/bin/python3 " + (dir.path() / "read.py").string() + " " + out + " 2>&1", &output), 0)
+        << output;
+    std::istringstream lines(output);
+    for (std::size_t c = 0; c < (*back)->info().channels.size(); ++c) {
+        const auto ours = physical(**back, c, {(*back)->info().start, (*back)->info().end});
+        std::string line;
+        ASSERT_TRUE(std::getline(lines, line));
+        std::istringstream values(line);
+        double v = 0;
+        for (std::size_t i = 0; values >> v; ++i)
+            ASSERT_NEAR(v, ours[i], 1e-9 * std::max(1.0, std::abs(v))) << c << " " << i;
+    }
+}
+
+} // namespace
+} // namespace lv::convert

@@ -34,7 +34,10 @@ core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& 
         s->m_pyramidFile = std::filesystem::path(formats::mef3::snapshotFile(options.snapshotDirectory, path))
                                .replace_extension(".lvpyr")
                                .string();
-        (void)s->m_pyramid->load(s->m_pyramidFile); // none yet, damaged or stale: built again as blocks decode
+        // Checking the file against the block lists decodes every channel's snapshot blocks: not on the open path.
+        // None yet, damaged or stale: built again as blocks decode.
+        s->m_pyramidLoad =
+            std::async(std::launch::async, [p = s->m_pyramid.get(), f = s->m_pyramidFile] { (void)p->load(f); });
     }
     const std::size_t threads = options.threads ? options.threads : decode::ThreadPool::defaultThreadCount();
     s->m_scheduler = std::make_unique<cache::BlockScheduler>(
@@ -47,12 +50,19 @@ ViewSession::~ViewSession()
 {
     const std::uint64_t id = m_scheduler ? m_scheduler->view().recording : 0;
     m_scheduler.reset(); // joins the workers before the pyramid and recording go
+    waitForPyramid();
     (void)savePyramid();
     if (m_cache) m_cache->forget(id);
 }
 
+void ViewSession::waitForPyramid() const
+{
+    if (m_pyramidLoad.valid()) m_pyramidLoad.wait();
+}
+
 core::Status ViewSession::savePyramid() const
 {
+    waitForPyramid();
     if (m_pyramidFile.empty() || !m_pyramid || m_pyramid->builtBlocks() == 0) return {};
     return m_pyramid->save(m_pyramidFile);
 }
@@ -73,6 +83,7 @@ core::Result<std::vector<cache::EnvelopeColumn>> ViewSession::envelope(std::size
 
 void ViewSession::buildPyramid(std::function<void(const cache::RequestResult&)> done)
 {
+    waitForPyramid();
     cache::BlockRequest request{0, cache::Lane::Export, {}, false, std::move(done)};
     const core::BlockSource& source = *context().source;
     for (std::size_t c = 0; c < info().channels.size(); ++c)

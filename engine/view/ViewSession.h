@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 
@@ -45,6 +46,8 @@ public:
     // Queues every block not yet summarised on the export lane, uncached (the pyramid builds in the background).
     void buildPyramid(std::function<void(const cache::RequestResult&)> done = {});
     core::Status savePyramid() const;
+    // Waits until the saved pyramid has been read (open starts that in the background).
+    void waitForPyramid() const;
 
 private:
     ViewSession() = default;
@@ -54,6 +57,8 @@ private:
     std::unique_ptr<cache::Pyramid> m_pyramid;
     std::unique_ptr<cache::BlockScheduler> m_scheduler;
     std::string m_pyramidFile;
+    mutable std::future<void>
+        m_pyramidLoad; // the saved pyramid is read in the background: opening does not wait for it
 };
 
 } // namespace lv::view

@@ -56,6 +56,7 @@ TEST_P(ViewSessions, PyramidEnvelopesMatchTheReaderAndThePyramidIsKept)
     auto again = ViewSession::open(path, options);
     ASSERT_TRUE(again.ok());
     EXPECT_TRUE(fs::exists((*again)->pyramidFile()));
+    (*again)->waitForPyramid();                           // read in the background
     EXPECT_EQ((*again)->pyramid().builtBlocks(), blocks); // from the file, before any decode
     EXPECT_EQ((*again)->cache().stats().misses, 0u);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <optional>
 
 namespace lv::formats::mef3 {
@@ -107,8 +108,10 @@ void MefRecording::buildChannel(std::size_t channel) const
 {
     if (!m_inFrame[channel]) return;
     auto frame = snapshot::readChannelFrame(*m_frames, channel, m_info.channels[channel].fs);
-    if (!frame) {
+    if (!frame) { // the snapshot is removed: the next open reads the session's files and writes a new one
         m_channelErrors[channel] = frame.error();
+        std::error_code ec;
+        std::filesystem::remove(m_frames->file, ec);
         return;
     }
     ChannelDetail detail;

@@ -433,6 +433,9 @@ TEST_F(Snapshots, AChannelFrameThatDoesNotDecodeFailsItsReadsClearly)
     auto other = core::readRange(**r, b, all, {});
     ASSERT_TRUE(other.ok());
     EXPECT_EQ(other->front().raw, full.samples[1]);
+    EXPECT_FALSE(fs::exists(file)); // never used again: the next open reads the files and writes a new one
+    EXPECT_EQ(expectReopenAgrees(), 3u);
+    EXPECT_EQ(expectReopenAgrees(), 0u);
 }
 
 TEST_F(Snapshots, ChannelsAreBuiltOnFirstUseBySeveralThreadsAtOnce)

@@ -3,7 +3,7 @@
 # reference data, so the targets keep building and the parsers stay clean. Long runs: see tests/fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-20}
+seconds=${FUZZ_SECONDS:-10}
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf
 work=$(mktemp -d)

@@ -1,7 +1,7 @@
 // Block summaries in bins, held per channel under one mutex; saved as "LVPYR001" + a zstd frame.
 #include "cache/Pyramid.h"
 
-#include "core/LittleEndian.h"
+#include "core/ByteFields.h"
 #include "io/ByteSource.h"
 #include "io/WritableFile.h"
 
@@ -17,36 +17,6 @@ using core::makeError;
 namespace {
 
 constexpr char kMagic[8] = {'L', 'V', 'P', 'Y', 'R', '0', '0', '1'};
-
-void put(std::vector<std::uint8_t>& b, const void* p, std::size_t n)
-{
-    const auto* bytes = static_cast<const std::uint8_t*>(p);
-    b.insert(b.end(), bytes, bytes + n);
-}
-
-template <typename T>
-void putLe(std::vector<std::uint8_t>& b, T v)
-{
-    std::uint8_t raw[sizeof(T)];
-    core::le::store<T>(raw, v);
-    put(b, raw, sizeof raw);
-}
-
-// Bounds-checked little-endian reader; an overrun marks the file damaged.
-struct Reader {
-    std::span<const std::uint8_t> b;
-    std::size_t at = 0;
-    bool ok = true;
-    template <typename T>
-    T get()
-    {
-        if (!ok || b.size() - at < sizeof(T)) return ok = false, T{};
-        const T v = core::le::load<T>(b.data() + at);
-        at += sizeof(T);
-        return v;
-    }
-    bool fits(std::uint64_t n) { return ok = ok && n <= b.size() - at; }
-};
 
 } // namespace
 
@@ -176,24 +146,25 @@ std::uint64_t Pyramid::shapeHash(std::size_t c) const
 
 core::Status Pyramid::save(const std::string& file) const
 {
-    std::vector<std::uint8_t> o;
-    putLe<std::uint32_t>(o, m_bin);
-    putLe<std::uint64_t>(o, m_channels.size());
+    core::ByteWriter w;
+    w.put<std::uint32_t>(m_bin);
+    w.put<std::uint64_t>(m_channels.size());
     std::lock_guard lock(m_mutex);
     for (std::size_t c = 0; c < m_channels.size(); ++c) {
         const Channel* ch = m_channels[c].get();
         const std::uint64_t built = ch ? ch->built : 0;
-        putLe<std::uint64_t>(o, built ? shapeHash(c) : 0);
-        putLe<std::uint64_t>(o, built);
+        w.put<std::uint64_t>(built ? shapeHash(c) : 0);
+        w.put<std::uint64_t>(built);
         for (std::size_t b = 0; built && b < ch->state.size(); ++b) {
             if (!ch->state[b]) continue;
             const std::size_t at = ch->firstBin[b], n = ch->firstBin[b + 1] - at;
-            putLe<std::uint64_t>(o, b);
-            putLe<std::uint32_t>(o, static_cast<std::uint32_t>(n));
-            for (std::size_t k = at; k < at + n; ++k) putLe(o, ch->minimum[k]), putLe(o, ch->maximum[k]);
-            put(o, &ch->hasNaN[at], n);
+            w.put<std::uint64_t>(b);
+            w.put<std::uint32_t>(static_cast<std::uint32_t>(n));
+            for (std::size_t k = at; k < at + n; ++k) w.put(ch->minimum[k]), w.put(ch->maximum[k]);
+            w.bytes(&ch->hasNaN[at], n);
         }
     }
+    const std::vector<std::uint8_t>& o = w.b;
     std::vector<std::uint8_t> out(12 + ZSTD_compressBound(o.size()));
     std::memcpy(out.data(), kMagic, sizeof kMagic);
     core::le::store<std::uint32_t>(&out[8], 1);
@@ -220,7 +191,7 @@ core::Status Pyramid::load(const std::string& file)
     std::vector<std::uint8_t> payload(size);
     if (ZSTD_decompress(payload.data(), payload.size(), bytes->data() + 12, bytes->size() - 12) != size)
         return damaged();
-    Reader in{payload};
+    core::ByteReader in{payload};
     if (in.get<std::uint32_t>() != m_bin || in.get<std::uint64_t>() != m_channels.size()) return damaged();
     std::vector<std::vector<std::pair<std::size_t, BlockSummary>>> found(m_channels.size());
     for (std::size_t c = 0; c < m_channels.size() && in.ok; ++c) {

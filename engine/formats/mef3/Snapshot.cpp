@@ -15,8 +15,7 @@ namespace lv::formats::mef3 {
 
 using core::ErrorCode;
 using core::makeError;
-using snapshot::In;
-using snapshot::Out;
+using namespace snapshot; // the field codecs (In and Out are core::ByteReader / ByteWriter)
 namespace fs = std::filesystem;
 
 namespace {

@@ -2,8 +2,8 @@
 // varint-coded block references, and the checksum over a whole file.
 #pragma once
 
+#include "core/ByteFields.h"
 #include "core/Error.h"
-#include "core/LittleEndian.h"
 #include "core/RecordingInfo.h"
 #include "formats/mef3/BlockMap.h"
 #include "formats/mef3/Fingerprint.h"
@@ -40,52 +40,8 @@ struct ChannelFrame {
 // Decompresses and decodes channel `channel` (rate `fs`); a Corrupt error when it does not decode whole.
 core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::size_t channel, double fs);
 
-// Little-endian field writer.
-struct Out {
-    std::vector<std::uint8_t> b;
-    template <typename T>
-    void put(T v)
-    {
-        const std::size_t at = b.size();
-        b.resize(at + sizeof(T));
-        core::le::store<T>(&b[at], v);
-    }
-    void text(const std::string& s)
-    {
-        put<std::uint32_t>(static_cast<std::uint32_t>(s.size()));
-        b.insert(b.end(), s.begin(), s.end());
-    }
-};
-
-// Bounds-checked reader: any overrun marks the input damaged and yields zeros.
-struct In {
-    std::span<const std::uint8_t> b;
-    std::size_t at = 0;
-    bool ok = true;
-    template <typename T>
-    T get()
-    {
-        if (!ok || b.size() - at < sizeof(T)) return ok = false, T{};
-        const T v = core::le::load<T>(b.data() + at);
-        at += sizeof(T);
-        return v;
-    }
-    std::string text()
-    {
-        const auto n = get<std::uint32_t>();
-        if (!ok || b.size() - at < n) return ok = false, std::string{};
-        std::string s(reinterpret_cast<const char*>(b.data() + at), n);
-        at += n;
-        return s;
-    }
-    std::size_t count(std::size_t itemBytes) // a vector length that the remaining bytes can hold
-    {
-        const auto n = get<std::uint64_t>();
-        if (!ok || n > (b.size() - at) / std::max<std::size_t>(itemBytes, 1)) return ok = false, 0;
-        return static_cast<std::size_t>(n);
-    }
-    bool done() const { return ok && at == b.size(); }
-};
+using Out = core::ByteWriter;
+using In = core::ByteReader;
 
 void putStrings(Out& o, const std::vector<std::string>& list);
 std::vector<std::string> getStrings(In& in);

@@ -46,7 +46,8 @@ TEST(CliEdf, ConvertToCsvEdfAndBdf)
         << out;
     ASSERT_EQ(runCli("info --json " + bdf, out), 0) << out;
     EXPECT_EQ(nlohmann::json::parse(out).at("format"), "BDF+C");
-    EXPECT_EQ(runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " " + bdf, out), 2) << out; // exists, as for .mefd
+    EXPECT_EQ(runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " " + bdf, out), 2)
+        << out; // exists, as for .mefd
     EXPECT_EQ(runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " x.edf --gaps sometimes", out), 2);
 }
 

@@ -8,6 +8,7 @@
 #include <future>
 #include <gtest/gtest.h>
 #include <mutex>
+#include <tuple>
 
 namespace lv::cache {
 namespace {
@@ -69,14 +70,23 @@ struct Results {
     }
 };
 
+// One worker whose decodes wait at a gate: requests queue up behind the first block.
+struct Gated {
+    MemorySource source;
+    Gate gate;
+    BlockCache cache{64 << 20};
+    BlockScheduler scheduler{{&source, &cache, 1, nullptr}, 1};
+    Gated()
+    {
+        fill(source);
+        source.onDecode = [this](std::size_t, std::size_t b) { gate.pass(b); };
+    }
+};
+
 TEST(BlockScheduler, ServesVisibleBeforeNearBeforeFarBeforeExport)
 {
-    MemorySource source;
-    fill(source);
-    Gate gate;
-    source.onDecode = [&](std::size_t, std::size_t b) { gate.pass(b); };
-    BlockCache cache(64 << 20);
-    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 1);
+    Gated g;
+    auto [gate, cache, scheduler] = std::tie(g.gate, g.cache, g.scheduler);
     Results results;
     scheduler.submit({8, Lane::Export, blocks(0, 1), true, results.sink()}); // occupies the one worker
     gate.waitForOne();
@@ -96,12 +106,8 @@ TEST(BlockScheduler, ServesVisibleBeforeNearBeforeFarBeforeExport)
 
 TEST(BlockScheduler, ANewerRequestOfTheSameViewCancelsTheStaleOneBlockByBlock)
 {
-    MemorySource source;
-    fill(source);
-    Gate gate;
-    source.onDecode = [&](std::size_t, std::size_t b) { gate.pass(b); };
-    BlockCache cache(64 << 20);
-    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 1);
+    Gated g;
+    auto [gate, cache, scheduler] = std::tie(g.gate, g.cache, g.scheduler);
     Results results;
     const auto stale = scheduler.submit({1, Lane::Visible, blocks(0, 20), true, results.sink()});
     gate.waitForOne(); // block 0 is being decoded: it finishes, the other 19 never start

@@ -2,6 +2,7 @@
 // channels drag, only the recording item takes drops (so a drag reorders channels and nothing else).
 #include "SessionBrowser.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QHeaderView>
 #include <QSplitter>
@@ -25,6 +26,25 @@ std::size_t countIntersecting(const std::vector<core::TimeRange>& ranges, core::
     return static_cast<std::size_t>(std::count_if(ranges.begin(), ranges.end(), [&](const core::TimeRange& r) {
         return r.start < window.end && r.end > window.start;
     }));
+}
+
+void addProperty(QTreeWidget* table, const QString& name, const QString& value);
+
+// The subject and site fields the format and the password give (empty ones are not listed).
+void addIdentityRows(QTreeWidget* table, const core::RecordingInfo& info)
+{
+    const std::pair<const char*, const std::string*> rows[] = {
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Subject ID"), &info.subject.id},
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Subject name"), &info.subject.name},
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Sex"), &info.subject.sex},
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Birth date"), &info.subject.birthdate},
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Administration code"), &info.site.adminCode},
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Technician"), &info.site.technician},
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Equipment"), &info.site.equipment},
+        {QT_TRANSLATE_NOOP("SessionBrowser", "Location"), &info.site.location}};
+    for (const auto& [name, value] : rows)
+        if (!value->empty())
+            addProperty(table, QCoreApplication::translate("SessionBrowser", name), QString::fromStdString(*value));
 }
 
 void addProperty(QTreeWidget* table, const QString& name, const QString& value)
@@ -176,6 +196,7 @@ void SessionBrowser::showProperties(QTreeWidgetItem* item)
         addProperty(m_properties, tr("Channels"), QString::number(m_info->channels.size()));
         addProperty(m_properties, tr("Recording-wide gaps"), QString::number(m_bands->recording.size()));
         addProperty(m_properties, tr("Annotations"), QString::number(m_info->annotations.size()));
+        addIdentityRows(m_properties, *m_info);
         for (const std::string& w : m_info->warnings)
             addProperty(m_properties, tr("Warning"), QString::fromStdString(w));
     } else if (kind == kChannel) {

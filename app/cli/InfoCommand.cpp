@@ -29,6 +29,14 @@ ordered_json toJson(const core::RecordingInfo& info)
     j["start_uutc"] = info.start;
     j["end_uutc"] = info.end;
     j["times_known"] = info.timesKnown;
+    j["subject"] = {{"id", info.subject.id},
+                    {"name", info.subject.name},
+                    {"sex", info.subject.sex},
+                    {"birthdate", info.subject.birthdate}};
+    j["site"] = {{"admin_code", info.site.adminCode},
+                 {"technician", info.site.technician},
+                 {"equipment", info.site.equipment},
+                 {"location", info.site.location}};
     j["channels"] = ordered_json::array();
     for (const core::ChannelInfo& c : info.channels) {
         j["channels"].push_back({{"name", c.name},
@@ -60,12 +68,24 @@ std::string when(const core::RecordingInfo& info, core::Uutc t)
     return info.timesKnown ? core::formatIso(t) : "+" + core::formatSeconds(t) + " s";
 }
 
+// The subject and site fields that are known, one line each.
+void printIdentity(const core::RecordingInfo& info)
+{
+    const std::pair<const char*, const std::string*> fields[] = {
+        {"subject", &info.subject.id},       {"name", &info.subject.name},     {"sex", &info.subject.sex},
+        {"born", &info.subject.birthdate},   {"admin", &info.site.adminCode},  {"technician", &info.site.technician},
+        {"equipment", &info.site.equipment}, {"location", &info.site.location}};
+    for (const auto& [label, value] : fields)
+        if (!value->empty()) std::printf("  %-9s %s\n", label, value->c_str());
+}
+
 void printText(const core::RecordingInfo& info)
 {
     std::printf("%s\n  format    %s\n  start     %s\n  end       %s\n  duration  %s s\n  channels  %zu\n",
                 info.path.c_str(), info.format.c_str(), when(info, info.start).c_str(), when(info, info.end).c_str(),
                 core::formatSeconds(info.end - info.start).c_str(), info.channels.size());
     if (!info.timesKnown) std::printf("  times     relative (the true start is protected)\n");
+    printIdentity(info);
     std::printf("\n  %-16s %10s %8s %14s %12s %9s %5s\n", "channel", "fs (Hz)", "unit", "factor", "samples", "segments",
                 "gaps");
     for (const core::ChannelInfo& c : info.channels)

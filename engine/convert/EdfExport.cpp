@@ -2,6 +2,7 @@
 // then the write (digital samples through the header's own scale, TALs spread over the records).
 #include "convert/EdfExport.h"
 
+#include "formats/edf/EdfIdentity.h"
 #include "formats/edf/EdfWriter.h"
 #include "formats/edf/Tal.h"
 #include "io/AtomicFile.h"
@@ -302,17 +303,6 @@ void placeAnnotations(PartWriter& w, const std::vector<core::Annotation>& all, s
     w.annotationBytes = (room + sampleBytes - 1) / sampleBytes * sampleBytes;
 }
 
-std::string startdate(core::Uutc t)
-{
-    static const char* months[] = {"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"};
-    const std::time_t s = static_cast<std::time_t>(std::floor(static_cast<double>(t) / 1e6));
-    std::tm tm{};
-    gmtime_r(&s, &tm);
-    char text[40];
-    std::snprintf(text, sizeof text, "Startdate %02d-%s-%04d X X X", tm.tm_mday, months[tm.tm_mon], tm.tm_year + 1900);
-    return text;
-}
-
 std::int32_t digital(std::int32_t count, const core::ChannelInfo& src, const Channel& ch, double fill)
 {
     const double physical = count == core::kNoSample ? fill : count * src.conversionFactor + src.offset;
@@ -331,10 +321,14 @@ core::Status writePart(core::Recording& recording, const Plan& plan, const Part&
     for (std::int64_t r = part.first; r < part.end; ++r)
         if (!part.discontinuous || plan.hasSamples[static_cast<std::size_t>(r)]) w.records.push_back(r);
     placeAnnotations(w, plan.annotations, options.bdf ? 3 : 2);
-    edf::WriterHeader h{options.bdf,        part.discontinuous,
-                        "X X X X",          startdate(first),
-                        w.headerStart,      static_cast<std::int64_t>(w.records.size()),
-                        plan.recordSeconds, {}};
+    edf::WriterHeader h{options.bdf,
+                        part.discontinuous,
+                        edf::patientField(recording.info().subject),
+                        edf::recordingField(first, recording.info().site),
+                        w.headerStart,
+                        static_cast<std::int64_t>(w.records.size()),
+                        plan.recordSeconds,
+                        {}};
     for (const Channel& ch : plan.channels) h.signals.push_back(ch.signal);
     edf::WriterSignal annotations{options.bdf ? "BDF Annotations" : "EDF Annotations",
                                   "",

@@ -79,8 +79,10 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     TempTarget temp;
     const std::string work = temp.reserve(outPath);
     if (work.empty()) return makeError(ErrorCode::Io, "cannot find a free temporary name beside the output", outPath);
-    formats::mef3::WriterOptions writerOptions{options.blockSeconds, options.level1Password, options.level2Password,
-                                               control.runner, formats::mef3::Durability::Fast};
+    formats::mef3::WriterOptions writerOptions{
+        options.blockSeconds, options.level1Password,          options.level2Password,
+        control.runner,       formats::mef3::Durability::Fast, info.subject,
+        info.site.location};
     auto writer = formats::mef3::SessionWriter::create(work, writerOptions);
     if (!writer) return writer.error();
 

@@ -175,7 +175,7 @@ core::Status writeSynthSession(const SynthOptions& o, const std::string& outPath
     const std::string work = temp.reserve(outPath);
     if (work.empty()) return makeError(ErrorCode::Io, "cannot find a free temporary name beside the output", outPath);
     // Channels run in parallel here, so each encodes its blocks on its own thread.
-    formats::mef3::WriterOptions options{o.blockSeconds, "", "", nullptr, formats::mef3::Durability::Fast};
+    formats::mef3::WriterOptions options{o.blockSeconds, "", "", nullptr, formats::mef3::Durability::Fast, {}, {}};
     auto writer = formats::mef3::SessionWriter::create(work, options);
     if (!writer) return writer.error();
     for (std::size_t c = 0; c < o.channels; ++c) {

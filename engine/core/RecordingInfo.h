@@ -35,6 +35,22 @@ struct Annotation {
     std::optional<std::string> channel; // nullopt: the whole recording
 };
 
+// Who was recorded and where: MEF section 3 (level-2 access) or the EDF+ patient and recording fields.
+// Empty strings where unknown or protected by a password the caller did not give.
+struct SubjectInfo {
+    std::string id;        // hospital code / MEF subject ID
+    std::string name;      // spaces allowed
+    std::string sex;       // "F", "M" or empty
+    std::string birthdate; // ISO 8601 date (YYYY-MM-DD) or empty
+};
+
+struct SiteInfo {
+    std::string adminCode;  // EDF+ hospital administration code of the investigation
+    std::string technician; // EDF+ technician or investigator
+    std::string equipment;  // EDF+ equipment
+    std::string location;   // MEF recording location
+};
+
 struct RecordingInfo {
     std::string format; // e.g. "MEF 3.0"
     std::string path;
@@ -44,6 +60,8 @@ struct RecordingInfo {
     std::vector<ChannelInfo> channels;
     std::vector<Annotation> annotations;
     std::vector<std::string> warnings;
+    SubjectInfo subject;
+    SiteInfo site;
 
     // Index of the channel with this name, or -1.
     int channelIndex(const std::string& name) const;

@@ -1,5 +1,6 @@
 // Opening an EDF/BDF file: header, usable record count, TALs (time-keeping and annotations), record placement
 // on each channel's grid, and the format-neutral description with segments and gaps.
+#include "formats/edf/EdfIdentity.h"
 #include "formats/edf/EdfRecording.h"
 #include "formats/edf/Tal.h"
 
@@ -226,6 +227,8 @@ core::Status EdfOpener::run(const std::string& path)
 {
     m_r.m_info.path = path;
     LV_TRY(readHeader(path));
+    m_r.m_info.subject = readPatientField(m_h.patient, m_h.variant != Variant::Edf);
+    m_r.m_info.site = readRecordingField(m_h.recording, m_h.variant != Variant::Edf);
     countRecords();
     for (std::size_t k = 0; k < m_h.signals.size(); ++k)
         if (m_h.signals[k].annotations) m_annotationSignals.push_back(k);

@@ -55,6 +55,15 @@ core::Status requireReadable(const OpenState& s, const TimeSeriesMetadata& m, co
                      path);
 }
 
+void readSubject(OpenState& s, const Section3& section)
+{
+    s.subjectRead = true;
+    s.subject.id = section.subjectId;
+    s.subject.name = section.subjectName1;
+    if (!section.subjectName2.empty()) s.subject.name += (s.subject.name.empty() ? "" : " ") + section.subjectName2;
+    s.site.location = section.recordingLocation;
+}
+
 core::Result<TimeSeriesMetadata> loadMetadata(OpenState& s, const std::string& base)
 {
     const io::FileTree& tree = *s.layout.tree;
@@ -69,6 +78,7 @@ core::Result<TimeSeriesMetadata> loadMetadata(OpenState& s, const std::string& b
     if (!metadata) return metadata.error();
     LV_TRY(requireReadable(s, *metadata, path));
     if (!s.time.offset && metadata->section3Readable) s.time.offset = metadata->section3.recordingTimeOffset;
+    if (!s.subjectRead && metadata->section3Readable) readSubject(s, metadata->section3);
     return metadata;
 }
 

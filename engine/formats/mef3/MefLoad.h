@@ -21,6 +21,9 @@ struct OpenState {
     Access access;
     bool accessDecided = false;
     TimeBase time;
+    bool subjectRead = false; // subject and site come from the first channel whose section 3 is readable
+    core::SubjectInfo subject;
+    core::SiteInfo site;
 };
 
 // One channel as read from its files.

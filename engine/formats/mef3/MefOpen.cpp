@@ -98,6 +98,8 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::stri
     r.m_info.format = "MEF 3.0";
     r.m_info.path = path;
     r.m_info.warnings = r.m_openWarnings.all();
+    r.m_info.subject = s.subject;
+    r.m_info.site = s.site;
     r.initChannels(channels.size());
     for (std::size_t c = 0; c < channels.size(); ++c) r.setChannel(c, std::move(channels[c].detail));
     r.m_tree = s.layout.tree;

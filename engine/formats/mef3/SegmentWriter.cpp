@@ -71,6 +71,9 @@ core::Result<std::unique_ptr<SegmentWriter>> SegmentWriter::create(SegmentSetup 
                          temp);
     w->m_section3.recordingTimeOffset = 0; // times are stored as true uUTC
     w->m_section3.dstStartTime = w->m_section3.dstEndTime = 0;
+    w->m_section3.subjectName1 = s.subjectName;
+    w->m_section3.subjectId = s.subjectId;
+    w->m_section3.recordingLocation = s.recordingLocation;
     w->m_dataEnd = kUniversalHeaderBytes;
     w->m_dataCrc = w->m_indexCrc = kCrcStart;
     {

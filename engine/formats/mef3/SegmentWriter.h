@@ -35,6 +35,7 @@ struct SegmentSetup {
     ValidationFields validation;
     Access keys; // level-1 key encrypts section 2, level-2 key section 3
     Durability durability = Durability::Full;
+    std::string subjectName, subjectId, recordingLocation; // section 3
 
     std::string baseName() const; // "<channel>-<6-digit segment number>"
     std::string directory() const;

@@ -150,6 +150,9 @@ SegmentSetup SessionWriter::channelTemplate(const std::string& name) const
     s.validation = m_validation;
     s.keys = m_keys;
     s.durability = m_options.durability;
+    s.subjectName = m_options.subject.name;
+    s.subjectId = m_options.subject.id;
+    s.recordingLocation = m_options.recordingLocation;
     return s;
 }
 

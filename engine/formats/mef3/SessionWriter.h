@@ -19,6 +19,8 @@ struct WriterOptions {
     std::string level2Password;         // needs a level-1 password
     core::TaskRunner* runner = nullptr; // RED encoding runs here; output bytes do not depend on it
     Durability durability = Durability::Fast;
+    core::SubjectInfo subject{}; // section 3: id, name (as subject name 1), and the recording location
+    std::string recordingLocation{};
 };
 
 struct ChannelSpec {

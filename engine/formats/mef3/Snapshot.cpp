@@ -23,7 +23,7 @@ namespace {
 // File layout, little-endian: magic, version, checksum of everything after it, channel count, the header
 // frame's size, each channel frame's size; then the frames.
 constexpr char kMagic[8] = {'L', 'V', 'S', 'N', 'A', 'P', '0', '1'};
-constexpr std::uint32_t kVersion = 3; // bump whenever the layout or what the reader computes changes
+constexpr std::uint32_t kVersion = 4; // bump whenever the layout or what the reader computes changes
 constexpr std::size_t kChecksumAt = 12, kCountAt = 20, kTableAt = 24;
 constexpr std::uint64_t kMaxFrame = 1ull << 31;
 
@@ -118,6 +118,8 @@ void putHeader(Out& o, const core::RecordingInfo& info, const OpenWarnings& w, c
     for (const auto& list : w.channelRecords) snapshot::putStrings(o, list);
     snapshot::putStrings(o, w.times);
     o.put<std::uint8_t>(timeOffset.has_value()), o.put(timeOffset.value_or(0));
+    snapshot::putStrings(o, {info.subject.id, info.subject.name, info.subject.sex, info.subject.birthdate,
+                             info.site.adminCode, info.site.technician, info.site.equipment, info.site.location});
 }
 
 // The description; false when it does not decode whole or disagrees with the frame table.
@@ -141,6 +143,10 @@ bool getHeader(In& in, core::RecordingInfo& info, OpenWarnings& w, std::optional
     const bool hasOffset = in.get<std::uint8_t>();
     const auto offset = in.get<std::int64_t>();
     if (hasOffset) timeOffset = offset;
+    const std::vector<std::string> who = snapshot::getStrings(in);
+    if (who.size() != 8) return false;
+    info.subject = {who[0], who[1], who[2], who[3]};
+    info.site = {who[4], who[5], who[6], who[7]};
     info.warnings = w.all();
     return in.done();
 }

@@ -27,6 +27,13 @@ TEST(CliEdf, InfoShowsFormatScaleAnnotationsAndWarnings)
     EXPECT_EQ(j.at("annotations").at(0).at("text"), "Seizure onset \xc3\xa9");
     ASSERT_EQ(runCli("info " + ref("edf/test.bdf"), out), 0);
     EXPECT_NE(out.find("warning: numbers not left-aligned in the header"), std::string::npos) << out;
+    ASSERT_EQ(runCli("info " + ref("edf/test_generator.edf"), out), 0);
+    EXPECT_NE(out.find("  subject   abcxyz99\n  name      Hans Muller\n  sex       M\n  born      1969-06-30\n"
+                       "  admin     Dr. X\n  technician Mr. Spotty\n  equipment test generator\n"),
+              std::string::npos)
+        << out;
+    ASSERT_EQ(runCli("info --json " + ref("edf/test_generator.edf"), out), 0);
+    EXPECT_EQ(nlohmann::json::parse(out).at("subject").at("birthdate"), "1969-06-30");
 }
 
 TEST(CliEdf, ConvertToCsvEdfAndBdf)

@@ -1,8 +1,10 @@
 // MEF reference sessions to EDF+/BDF+ under each gap policy and back: values within half the written file's
 // step, gaps and annotations kept; EDF+C/BDF+C output passes EDFbrowser's loader and MNE reads it to the value.
 #include "convert/EdfExport.h"
+#include "formats/edf/EdfIdentity.h"
 #include "formats/edf/EdfRecording.h"
 #include "formats/mef3/MefRecording.h"
+#include "formats/mef3/SessionWriter.h"
 #include "support/TestSupport.h"
 
 #include <cmath>
@@ -141,6 +143,49 @@ TEST(EdfExportMne, MneReadsTheWrittenFileToTheValue)
         double v = 0;
         for (std::size_t i = 0; values >> v; ++i)
             ASSERT_NEAR(v, ours[i], 1e-9 * std::max(1.0, std::abs(v))) << c << " " << i;
+    }
+}
+
+// Subject fields go from a MEF session's section 3 (also through its snapshot) into the EDF+ patient field, where
+// MNE finds them; the location has no EDF+ subfield.
+TEST(EdfExportMne, SubjectFieldsReachTheEdfPatientField)
+{
+    namespace mef3 = formats::mef3;
+    lv::test::TempDir dir;
+    const std::string session = (dir.path() / "s.mefd").string(), snapshots = (dir.path() / "snap").string();
+    mef3::WriterOptions writerOptions;
+    writerOptions.subject = {"P-17", "Ann Lee", "", ""};
+    writerOptions.recordingLocation = "Room 5";
+    auto w = mef3::SessionWriter::create(session, writerOptions);
+    ASSERT_TRUE(w) << w.error().describe();
+    ASSERT_TRUE((*w)->addChannel({"Fz", 256.0, "uV", 0.5, ""}));
+    ASSERT_TRUE((*w)->append(0, {1'600'000'000'000'000, 256.0}, 0, std::vector<std::int32_t>(2560, 7)));
+    ASSERT_TRUE((*w)->finish());
+    for (int open = 0; open < 2; ++open) { // the second open comes from the snapshot
+        auto mef = mef3::openMef3(session, {"", snapshots});
+        ASSERT_TRUE(mef) << mef.error().describe();
+        EXPECT_EQ((*mef)->info().subject.id, "P-17");
+        EXPECT_EQ((*mef)->info().subject.name, "Ann Lee");
+        EXPECT_EQ((*mef)->info().site.location, "Room 5");
+        EXPECT_EQ((*mef)->channelReadFromFiles(0), open == 0);
+        const std::string out = (dir.path() / ("out" + std::to_string(open) + ".edf")).string();
+        auto result = exportEdf(
+            **mef, {{}, {core::kNoTime + 1, std::numeric_limits<core::Uutc>::max()}, false, GapPolicy::Fill, 0.0}, out,
+            {});
+        ASSERT_TRUE(result) << result.error().describe();
+        auto back = formats::edf::openEdf(out);
+        ASSERT_TRUE(back);
+        EXPECT_EQ((*back)->header().patient, "P-17 X X Ann_Lee");
+        EXPECT_EQ((*back)->header().recording, "Startdate 13-SEP-2020 X X X");
+        std::string output;
+        ASSERT_EQ(
+            lv::test::run("/usr/bin/python3 -c \"import mne,sys; r=mne.io.read_raw_edf(sys.argv[1],verbose=False);"
+                          "p=r._raw_extras[0]['subject_info']; print(p['id'], p['name'], p['sex'])\" " +
+                              out + " 2>&1",
+                          &output),
+            0)
+            << output;
+        EXPECT_EQ(output, "P-17 Ann_Lee X\n");
     }
 }
 

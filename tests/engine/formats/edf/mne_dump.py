@@ -5,7 +5,8 @@ usage: mne_dump.py FILE OUTDIR
 Writes OUTDIR/meta.json and OUTDIR/<k>.f64 (channel k's physical values, float64 little-endian).
 meta.json: meas_date_us (header start, whole seconds), first_record_offset_us (the first record's time-keeping
 TAL, parsed here from the raw bytes: MNE 1.3 ignores it), channels [{name, values, source}], annotations
-[{onset, duration, description}] with onsets in seconds from the first sample, as MNE gives them.
+[{onset, duration, description}] with onsets in seconds from the first sample, as MNE gives them; subject: the
+patient subfields MNE parses (id; sex, birthday as YYYY-MM-DD and name only when there are exactly four).
 source "mne": MNE's own values (unit scaling undone); "header-scale": channels MNE resamples (another rate than
 the fastest) or masks (BDF Status): records decoded here with numpy and scaled by the header's two points.
 """
@@ -64,6 +65,8 @@ def main(path, out):
         annotations = mne.read_annotations(path)  # the raw's are clipped to its (empty) data range
     elif raw is not None:
         extras = raw._raw_extras[0]
+        meta["subject"] = {k: (v.strftime("%Y-%m-%d") if hasattr(v, "strftime") else v)
+                           for k, v in (extras.get("subject_info") or {}).items()}
         meta["meas_date_us"] = int(raw.info["meas_date"].timestamp() * 1e6) if raw.info["meas_date"] else None
         data = raw.get_data()
         units = extras["units"]

@@ -56,7 +56,7 @@ struct Appending : ::testing::Test {
     test::TempDir dir;
     std::string path = (dir.path() / "s.mefd").string();
     core::SampleGrid grid{kStart, 256.0};
-    WriterOptions options{1.0, "", "", nullptr, Durability::Full};
+    WriterOptions options{1.0, "", "", nullptr, Durability::Full, {}, {}};
 
     void writeFirst(const std::vector<std::int32_t>& samples)
     {
@@ -183,15 +183,15 @@ TEST_F(Appending, AppendingToAnEncryptedSessionNeedsItsPassword)
     options.level1Password = "one";
     options.level2Password = "two";
     writeFirst(signal(256, 1));
-    WriterOptions none{1.0, "", "", nullptr, Durability::Fast};
+    WriterOptions none{1.0, "", "", nullptr, Durability::Fast, {}, {}};
     auto missing = SessionWriter::open(path, none);
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().message, "the session is encrypted; appending needs its password");
-    WriterOptions wrong{1.0, "three", "", nullptr, Durability::Fast};
+    WriterOptions wrong{1.0, "three", "", nullptr, Durability::Fast, {}, {}};
     auto refused = SessionWriter::open(path, wrong);
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.error().code, core::ErrorCode::WrongPassword);
-    WriterOptions levelOne{1.0, "one", "", nullptr, Durability::Fast};
+    WriterOptions levelOne{1.0, "one", "", nullptr, Durability::Fast, {}, {}};
     auto partial = SessionWriter::open(path, levelOne);
     ASSERT_FALSE(partial.ok());
     EXPECT_EQ(partial.error().message, "appending needs the password that opens the metadata");

@@ -86,7 +86,7 @@ std::vector<std::int32_t> wave(std::size_t n, std::int64_t first, std::int32_t s
 // one on channel b.
 void writeSession(const std::string& path, int segments)
 {
-    auto w = SessionWriter::create(path, {1.0, "", "", nullptr, Durability::Fast});
+    auto w = SessionWriter::create(path, {1.0, "", "", nullptr, Durability::Fast, {}, {}});
     ASSERT_TRUE(w.ok()) << w.error().describe();
     for (const char* name : {"a", "b", "c"}) ASSERT_TRUE((*w)->addChannel({name, 256.0, "uV", 0.1, ""}).ok());
     for (int seg = 0; seg < segments; ++seg)

@@ -55,12 +55,13 @@ std::unique_ptr<view::ViewSession> openView(const std::string& path, const view:
 double showAndAssemble(view::ViewSession& s, cache::PageLoader& loader, const cache::Page& page);
 
 // One cell of each scenario; each returns its result object.
-Json runOpen(const CellArgs& a);   // E1
-Json runPaging(const CellArgs& a); // E2
-Json runJumps(const CellArgs& a);  // E3
-Json runZoom(const CellArgs& a);   // E4
-Json runShared(const CellArgs& a); // E5
-Json runScan(const CellArgs& a);   // E6
-Json runSoak(const CellArgs& a);   // E11
+Json runOpen(const CellArgs& a);    // E1
+Json runPaging(const CellArgs& a);  // E2
+Json runJumps(const CellArgs& a);   // E3
+Json runZoom(const CellArgs& a);    // E4
+Json runShared(const CellArgs& a);  // E5
+Json runScan(const CellArgs& a);    // E6
+Json runSoak(const CellArgs& a);    // E11
+Json runConvert(const CellArgs& a); // C1: MEF to EDF+/BDF+ throughput and peak RSS
 
 } // namespace lv::bench

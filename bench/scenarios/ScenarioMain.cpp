@@ -20,9 +20,9 @@ using lv::bench::Json;
 const std::map<std::string, std::function<Json(const CellArgs&)>>& scenarios()
 {
     static const std::map<std::string, std::function<Json(const CellArgs&)>> s{
-        {"E1", lv::bench::runOpen},  {"E2", lv::bench::runPaging}, {"E3", lv::bench::runJumps},
-        {"E4", lv::bench::runZoom},  {"E5", lv::bench::runShared}, {"E6", lv::bench::runScan},
-        {"E11", lv::bench::runSoak},
+        {"E1", lv::bench::runOpen},  {"E2", lv::bench::runPaging},  {"E3", lv::bench::runJumps},
+        {"E4", lv::bench::runZoom},  {"E5", lv::bench::runShared},  {"E6", lv::bench::runScan},
+        {"E11", lv::bench::runSoak}, {"C1", lv::bench::runConvert},
     };
     return s;
 }
@@ -50,6 +50,9 @@ std::vector<std::vector<std::string>> plan(bool quick)
     cells.push_back({"E6", "threads=0"});
     for (const char* budget : {"budgetMB=64", "budgetMB=512"})
         cells.push_back({"E11", budget, quick ? "seconds=20" : "seconds=300"});
+    for (const char* hours : {"hours=1", "hours=12"})
+        for (const char* format : {"format=edf", "format=bdf"})
+            if (!quick || hours == std::string("hours=1")) cells.push_back({"C1", hours, format});
     return cells;
 }
 

@@ -1,6 +1,8 @@
 // Time-range reads on top of Recording::readRaw.
 #include "core/Recording.h"
 
+#include "core/SampleKernels.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -37,9 +39,7 @@ Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<co
 std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor, double offset)
 {
     std::vector<double> out(samples.raw.size());
-    std::transform(samples.raw.begin(), samples.raw.end(), out.begin(), [conversionFactor, offset](std::int32_t v) {
-        return v == kNoSample ? std::nan("") : static_cast<double>(v) * conversionFactor + offset;
-    });
+    countsToPhysical(samples.raw.data(), samples.raw.size(), conversionFactor, offset, out.data());
     return out;
 }
 

@@ -1,0 +1,75 @@
+// xsimd kernels for the build's SIMD architecture (SSE2 on x86-64, NEON on arm64), each with a scalar tail.
+#include "core/SampleKernels.h"
+
+#include "core/Recording.h"
+
+#include <bit>
+#include <cmath>
+#include <xsimd/xsimd.hpp>
+
+namespace lv::core {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the kernels load little-endian samples directly");
+
+using Int32s = xsimd::batch<std::int32_t>;
+using Doubles = xsimd::batch<double>;
+constexpr std::size_t kLanes = Int32s::size;
+
+std::int32_t widen16(const std::uint8_t* p)
+{
+    return static_cast<std::int16_t>(p[0] | (static_cast<std::uint16_t>(p[1]) << 8));
+}
+
+// Two doubles per 64-bit lane pair: the exact value of each int32 lane, by the 2^52 + 2^31 bias trick
+// (bits 0x43300000'xxxxxxxx with xxxxxxxx = v ^ 0x80000000 hold 2^52 + 2^31 + v).
+void toDoubles(Int32s v, Doubles& low, Doubles& high)
+{
+    const Int32s biased = v ^ Int32s(static_cast<std::int32_t>(0x80000000u));
+    const Int32s exponent(0x43300000);
+    const Doubles magic(4503601774854144.0); // 2^52 + 2^31
+    low = xsimd::bitwise_cast<Doubles>(xsimd::zip_lo(biased, exponent)) - magic;
+    high = xsimd::bitwise_cast<Doubles>(xsimd::zip_hi(biased, exponent)) - magic;
+}
+
+} // namespace
+
+// 2 * kLanes samples per step: read as kLanes int32 words, each holding an even (low half) and an odd sample.
+void widenInt16Le(const std::uint8_t* in, std::size_t count, std::int32_t* out)
+{
+    std::size_t i = 0;
+    for (; i + 2 * kLanes <= count; i += 2 * kLanes) {
+        const Int32s words = Int32s::load_unaligned(reinterpret_cast<const std::int32_t*>(in + 2 * i));
+        const Int32s even = (words << 16) >> 16, odd = words >> 16;
+        xsimd::zip_lo(even, odd).store_unaligned(out + i);
+        xsimd::zip_hi(even, odd).store_unaligned(out + i + kLanes);
+    }
+    for (; i < count; ++i) out[i] = widen16(in + 2 * i);
+}
+
+// Three bytes a sample do not map onto lanes without byte shuffles (SSSE3 and later); GCC unrolls this loop.
+void widenInt24Le(const std::uint8_t* in, std::size_t count, std::int32_t* out)
+{
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint8_t* p = in + 3 * i;
+        const std::uint32_t u =
+            p[0] | (static_cast<std::uint32_t>(p[1]) << 8) | (static_cast<std::uint32_t>(p[2]) << 16);
+        out[i] = static_cast<std::int32_t>(u << 8) >> 8;
+    }
+}
+
+void countsToPhysical(const std::int32_t* in, std::size_t count, double factor, double offset, double* out)
+{
+    const Doubles f(factor), o(offset), nan(std::nan("")), missing(static_cast<double>(kNoSample));
+    std::size_t i = 0;
+    for (; i + kLanes <= count; i += kLanes) {
+        Doubles low, high;
+        toDoubles(Int32s::load_unaligned(in + i), low, high);
+        xsimd::select(low == missing, nan, low * f + o).store_unaligned(out + i);
+        xsimd::select(high == missing, nan, high * f + o).store_unaligned(out + i + kLanes / 2);
+    }
+    for (; i < count; ++i) out[i] = in[i] == kNoSample ? std::nan("") : static_cast<double>(in[i]) * factor + offset;
+}
+
+} // namespace lv::core

@@ -1,0 +1,71 @@
+// The SIMD kernels against the scalar expressions they replace, bit for bit, at every offset and length.
+#include "core/SampleKernels.h"
+#include "core/Recording.h"
+
+#include <cmath>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace lv::core {
+namespace {
+
+std::uint64_t bits(double v)
+{
+    std::uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+TEST(SampleKernels, EveryInt16ValueWidensAtEveryAlignment)
+{
+    std::vector<std::uint8_t> bytes;
+    for (int v = -32768; v <= 32767; ++v) {
+        bytes.push_back(static_cast<std::uint8_t>(v & 0xff));
+        bytes.push_back(static_cast<std::uint8_t>((v >> 8) & 0xff));
+    }
+    for (std::size_t skip : {0u, 1u, 3u, 7u}) { // start at odd samples, so loads are unaligned
+        const std::size_t n = bytes.size() / 2 - skip;
+        std::vector<std::int32_t> out(n + 1, 12345);
+        widenInt16Le(bytes.data() + 2 * skip, n, out.data());
+        for (std::size_t i = 0; i < n; ++i)
+            ASSERT_EQ(out[i], -32768 + static_cast<int>(i + skip)) << "sample " << i << " skip " << skip;
+        EXPECT_EQ(out[n], 12345); // nothing written past the end
+    }
+}
+
+TEST(SampleKernels, Int24SignExtends)
+{
+    const std::uint8_t bytes[] = {0xff, 0xff, 0x7f, 0x00, 0x00, 0x80, 0xff, 0xff, 0xff, 0x01, 0x00, 0x00};
+    std::int32_t out[4] = {};
+    widenInt24Le(bytes, 4, out);
+    EXPECT_EQ(out[0], 8388607);
+    EXPECT_EQ(out[1], -8388608);
+    EXPECT_EQ(out[2], -1);
+    EXPECT_EQ(out[3], 1);
+}
+
+TEST(SampleKernels, PhysicalValuesEqualTheScalarFormulaBitForBit)
+{
+    std::mt19937 rng(5);
+    std::vector<std::int32_t> counts{std::numeric_limits<std::int32_t>::max(), kNoSample + 1, 0, -1, 1, kNoSample};
+    for (int i = 0; i < 10'000; ++i) counts.push_back(static_cast<std::int32_t>(rng()));
+    for (int i = 0; i < 100; ++i) counts.push_back(kNoSample);
+    std::shuffle(counts.begin() + 6, counts.end(), rng);
+    for (const auto& [factor, offset] : {std::pair{0.1, 0.0}, {1.0 / 3.0, -12.5}, {3.0517578125e-05, 1e-300}}) {
+        for (std::size_t len : {counts.size(), std::size_t{1}, std::size_t{3}, std::size_t{5}}) {
+            std::vector<double> out(len);
+            countsToPhysical(counts.data(), len, factor, offset, out.data());
+            for (std::size_t i = 0; i < len; ++i) {
+                const double want =
+                    counts[i] == kNoSample ? std::nan("") : static_cast<double>(counts[i]) * factor + offset;
+                ASSERT_EQ(bits(out[i]), bits(want)) << "count " << counts[i] << " factor " << factor;
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace lv::core

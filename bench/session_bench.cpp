@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <memory>
 #include <numeric>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace {
@@ -92,6 +93,62 @@ void BM_Window5min_16ch(benchmark::State& state)
     state.counters["threads"] = static_cast<double>(pool.threadCount());
 }
 BENCHMARK(BM_Window5min_16ch)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Drops every data file of the session from the page cache (posix_fadvise); returns the fraction of pages still
+// resident afterwards (mincore), which must be 0 for a cold measurement.
+double evictDataFiles()
+{
+    std::size_t pages = 0, resident = 0;
+    const long pageSize = ::sysconf(_SC_PAGESIZE);
+    for (const std::string& file : session().dataFiles) {
+        const int fd = ::open(file.c_str(), O_RDONLY);
+        if (fd < 0) std::abort();
+        ::fdatasync(fd);
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        const off_t size = ::lseek(fd, 0, SEEK_END);
+        if (size > 0) {
+            void* map = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+            std::vector<unsigned char> in((static_cast<std::size_t>(size) + pageSize - 1) / pageSize);
+            ::mincore(map, static_cast<std::size_t>(size), in.data());
+            for (unsigned char c : in) resident += c & 1;
+            pages += in.size();
+            ::munmap(map, static_cast<std::size_t>(size));
+        }
+        ::close(fd);
+    }
+    return pages ? static_cast<double>(resident) / static_cast<double>(pages) : 0.0;
+}
+
+// The 5-minute window of 16 channels with its data files evicted before each read (metadata open and warm):
+// the "cold small page" against mef3io's 85-100 ms.
+void BM_Window5min_16chCold(benchmark::State& state)
+{
+    auto recording = openSession();
+    const lv::core::RecordingInfo& info = recording->info();
+    const std::vector<std::size_t> channels = allChannels(info);
+    lv::decode::ThreadPool pool;
+    ReadControl control;
+    control.runner = &pool;
+    constexpr lv::core::Uutc kWindow = 5 * 60 * 1000000ll;
+    const auto positions = static_cast<std::uint64_t>(info.end - info.start - kWindow);
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    double resident = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        resident = std::max(resident, evictDataFiles());
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const lv::core::Uutc start = info.start + static_cast<lv::core::Uutc>((seed >> 11) % positions);
+        state.ResumeTiming();
+        auto read = lv::core::readRange(*recording, channels, TimeRange{start, start + kWindow}, control);
+        if (!read) {
+            state.SkipWithError(read.error().describe().c_str());
+            return;
+        }
+        benchmark::DoNotOptimize(read);
+    }
+    state.counters["residentAfterEvict"] = resident;
+}
+BENCHMARK(BM_Window5min_16chCold)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(200);
 
 // Every sample of every channel through readRange, 10 minutes at a time, on a pool of state.range(0) threads.
 void BM_FullRead(benchmark::State& state)

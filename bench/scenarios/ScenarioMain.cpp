@@ -34,7 +34,7 @@ std::vector<std::vector<std::string>> plan(bool quick)
     const std::string ops = quick ? "ops=20" : "ops=200";
     for (const char* session : {"64ch-12h-seg60", "64ch-12h-seg4.5"})
         for (const char* container : {"dir", "tar"})
-            for (const char* mode : {"cold", "warm", "snapshot"})
+            for (const char* mode : {"cold", "warm", "snapshot", "snapshot-cold"})
                 cells.push_back({"E1", std::string("session=") + session, std::string("container=") + container,
                                  std::string("mode=") + mode, ops});
     for (int page : {10, 30, 60})

@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyleFactory>
@@ -42,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_cursorLabel(new QLabel)
     , m_stateLabel(new QLabel)
     , m_pageCombo(new QComboBox)
+    , m_scaleCombo(new QComboBox)
     , m_requestTimer(new QTimer(this))
     , m_export(new ExportRunner(this))
     , m_theme(Theme::light())
@@ -74,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
         viewChanged();
     });
     connect(m_plot, &TracePlot::statusText, m_cursorLabel, &QLabel::setText);
+    connect(m_plot, &TracePlot::scaleChanged, this, &MainWindow::showAmplitude);
     connect(m_overview, &OverviewStrip::centerRequested, this, [this](qint64 t) { centerOn(t); });
     connect(m_browser, &SessionBrowser::visibleChannelsChanged, this, &MainWindow::setVisibleChannels);
     connect(m_browser, &SessionBrowser::jumpRequested, this, [this](qint64 t) { goTo(t); });
@@ -273,6 +276,30 @@ void MainWindow::setVisibleChannels(const std::vector<std::size_t>& channels)
     m_channels = channels;
     m_browser->setVisibleChannels(channels);
     viewChanged();
+}
+
+bool MainWindow::setAmplitudeText(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t.compare(tr("Auto"), Qt::CaseInsensitive) == 0) {
+        m_plot->autoScale();
+        return true;
+    }
+    static const QRegularExpression number(R"(^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?))");
+    const QRegularExpressionMatch m = number.match(t);
+    const double units = m.hasMatch() ? m.captured(1).toDouble() : 0.0;
+    if (!(units > 0)) {
+        showAmplitude(); // back to what is shown
+        return false;
+    }
+    m_plot->setUnitsPerDivision(units);
+    return true;
+}
+
+void MainWindow::showAmplitude()
+{
+    const double units = m_plot->fixedUnitsPerDivision();
+    m_scaleCombo->setEditText(units > 0 ? QString::number(units, 'g', 4) : tr("Auto"));
 }
 
 void MainWindow::setTimeMode(TimeMode mode)

@@ -58,6 +58,9 @@ public:
     void centerOn(core::Uutc t);
     void setPageLength(core::Uutc span); // 0: the whole recording
     void setVisibleChannels(const std::vector<std::size_t>& channels);
+    // Every channel's amplitude: "Auto" (or empty) auto-scales, else a number (a unit after it is ignored) is the
+    // units per division of each channel's own unit. False when the text is neither.
+    bool setAmplitudeText(const QString& text);
 
     TracePlot* plot() const { return m_plot; }
     TraceLoader* loader() const { return m_loader; }
@@ -65,6 +68,7 @@ public:
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
     ExportRunner* exporter() const { return m_export; }
+    QComboBox* amplitudeCombo() const { return m_scaleCombo; }
     const ViewState& view() const { return m_view; }
     const std::vector<std::size_t>& visibleChannels() const { return m_channels; }
     bool isSettled() const { return m_settled; }
@@ -93,6 +97,7 @@ private:
     void requestFrames();
     void onFrameDrawn(quint64 id, bool exact);
     void setTimeMode(TimeMode mode);
+    void showAmplitude(); // the combo follows the plot's scale
     void applyTheme(const Theme& theme);
     void askGoTo();
     void closeRecording();
@@ -107,6 +112,7 @@ private:
     QLabel* m_cursorLabel;
     QLabel* m_stateLabel;
     QComboBox* m_pageCombo;
+    QComboBox* m_scaleCombo;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_docksMenu = nullptr;
     QActionGroup* m_pageGroup = nullptr;
@@ -126,5 +132,7 @@ private:
 
 // Page length presets offered in the View menu and the toolbar (microseconds; 0: the whole recording).
 const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets();
+// Amplitude presets in the toolbar, in units (of each channel's own unit) per division.
+const std::vector<double>& amplitudePresets();
 
 } // namespace lv::widgets

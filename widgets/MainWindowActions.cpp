@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
 #include <QToolBar>
@@ -37,6 +38,13 @@ const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets()
                                                                         {"12 h", 43'200'000'000},
                                                                         {"24 h", 86'400'000'000},
                                                                         {QObject::tr("whole recording"), 0}};
+    return presets;
+}
+
+const std::vector<double>& amplitudePresets()
+{
+    static const std::vector<double> presets = {0.1, 0.2, 0.5, 1,    2,    5,    10,    20,   50,
+                                                100, 200, 500, 1000, 2000, 5000, 10000, 20000};
     return presets;
 }
 
@@ -143,6 +151,20 @@ void MainWindow::createActions()
     bar->addAction(zoomOut);
     bar->addWidget(new QLabel(tr(" Page: ")));
     bar->addWidget(m_pageCombo);
+    bar->addWidget(new QLabel(tr(" Amplitude: ")));
+    m_scaleCombo->setEditable(true);
+    m_scaleCombo->setInsertPolicy(QComboBox::NoInsert);
+    m_scaleCombo->setObjectName("amplitudeCombo");
+    m_scaleCombo->setToolTip(tr("Amplitude in each channel's unit per division (the spacing between two traces), "
+                                "or Auto. Ctrl+wheel: all channels; Ctrl+Shift+wheel: one."));
+    m_scaleCombo->addItem(tr("Auto"));
+    for (double units : amplitudePresets()) m_scaleCombo->addItem(QString::number(units, 'g', 6));
+    m_scaleCombo->setMinimumContentsLength(6);
+    connect(m_scaleCombo, &QComboBox::activated, this, [this](int i) { setAmplitudeText(m_scaleCombo->itemText(i)); });
+    connect(m_scaleCombo->lineEdit(), &QLineEdit::editingFinished, this,
+            [this] { setAmplitudeText(m_scaleCombo->currentText()); });
+    bar->addWidget(m_scaleCombo);
+    bar->addWidget(new QLabel(tr(" /div ")));
     bar->addAction(autoScale);
     m_docksMenu->addAction(bar->toggleViewAction());
 }

@@ -127,7 +127,7 @@ void MainWindow::onOpened(const QString& path)
     addRecent(path);
     setWindowTitle(QFileInfo(path).fileName() + " - Longview");
     m_plot->setRecording(info, m_loader->bands());
-    m_overview->setRecording(info, m_loader->bands());
+    m_overview->setRecording(m_loader->session(), m_loader->bands());
     m_browser->setRecording(info, m_loader->bands());
     m_annotations->setRecording(info);
     // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).

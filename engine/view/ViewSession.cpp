@@ -3,6 +3,7 @@
 
 #include "decode/ThreadPool.h"
 #include "formats/RecordingOpener.h"
+#include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Snapshot.h"
 
 #include <filesystem>
@@ -21,7 +22,8 @@ std::uint64_t nextRecordingId()
 
 core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& path, const ViewOptions& options)
 {
-    auto recording = formats::openRecording({path, options.password, options.snapshotDirectory});
+    auto recording =
+        formats::openRecording({path, options.password, options.snapshotDirectory, options.deferSnapshotCheck});
     if (!recording) return recording.error();
     const core::BlockSource* source = (*recording)->blockSource();
     if (!source)
@@ -53,6 +55,15 @@ ViewSession::~ViewSession()
     waitForPyramid();
     (void)savePyramid();
     if (m_cache) m_cache->forget(id);
+}
+
+DiskCheck ViewSession::checkOnDisk() const
+{
+    const auto* mef = dynamic_cast<const formats::mef3::MefRecording*>(m_recording.get());
+    if (!mef) return DiskCheck::Unknown;
+    const formats::mef3::SnapshotCheck check = mef->checkSnapshot();
+    if (check.state == formats::mef3::SnapshotCheck::State::Unknown) return DiskCheck::Unknown;
+    return check.fresh() ? DiskCheck::Unchanged : DiskCheck::Changed;
 }
 
 void ViewSession::waitForPyramid() const

@@ -65,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_loader, &TraceLoader::opened, this, &MainWindow::onOpened);
     connect(m_loader, &TraceLoader::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_loader, &TraceLoader::changedOnDisk, this, &MainWindow::reloadChanged);
     connect(m_loader, &TraceLoader::frameReady, m_plot, &TracePlot::showFrame);
     connect(m_plot, &TracePlot::frameDrawn, this, &MainWindow::onFrameDrawn);
     connect(m_plot, &TracePlot::columnsChanged, this, [this] {
@@ -103,14 +104,29 @@ void MainWindow::openPath(const QString& path, const QString& password)
     closeRecording();
     m_openingPath = QFileInfo(path).absoluteFilePath();
     m_password = password;
+    m_reloading = false;
     m_stateLabel->setText(tr("opening %1 ...").arg(QFileInfo(path).fileName()));
-    m_loader->open(m_openingPath, password);
+    m_loader->open(m_openingPath, password, true); // a snapshot at once; checked against the files once shown
+}
+
+void MainWindow::reloadChanged(const QString& path)
+{
+    if (!m_open || path != m_openingPath) return;
+    const core::RecordingInfo* info = m_loader->info();
+    m_reloadRange = m_view.range();
+    m_reloadShown.clear();
+    for (std::size_t c : m_channels) m_reloadShown.push_back(info->channels.at(c).name);
+    closeRecording();
+    m_reloading = true;
+    m_stateLabel->setText(tr("session changed on disk, reloading ..."));
+    m_loader->open(m_openingPath, m_password, false); // checked: reads what changed
 }
 
 void MainWindow::closeRecording()
 {
     m_open = false;
     m_settled = false;
+    m_checkOnDisk = false;
     m_loader->close();
     m_plot->setRecording(nullptr, nullptr);
     m_overview->setRecording(nullptr, nullptr);
@@ -136,8 +152,29 @@ void MainWindow::onOpened(const QString& path)
     m_view.setBounds({info->start, info->end});
     m_channels.clear();
     for (std::size_t c = 0; c < info->channels.size(); ++c) m_channels.push_back(c);
+    m_checkOnDisk = !m_reloading;
+    if (m_reloading) {
+        applyReloadedView();
+        emit recordingOpened();
+        emit sessionReloaded();
+        return;
+    }
     applyInitialView();
     emit recordingOpened();
+}
+
+void MainWindow::applyReloadedView()
+{
+    m_reloading = false;
+    const core::RecordingInfo* info = m_loader->info();
+    std::vector<std::size_t> shown;
+    for (const std::string& name : m_reloadShown)
+        if (const int c = info->channelIndex(name); c >= 0) shown.push_back(static_cast<std::size_t>(c));
+    if (!shown.empty()) m_channels = shown;
+    m_browser->setVisibleChannels(m_channels);
+    m_view.setRange(m_reloadRange);
+    statusBar()->showMessage(tr("session changed on disk, reloaded"), 15000);
+    viewChanged();
 }
 
 void MainWindow::applyInitialView()
@@ -171,6 +208,7 @@ void MainWindow::applyInitialView()
 
 void MainWindow::onOpenFailed(const QString& path, const QString& message, bool needsPassword)
 {
+    m_reloading = false;
     m_stateLabel->setText(tr("not opened"));
     if (needsPassword && m_interactive) {
         bool ok = false;
@@ -216,6 +254,7 @@ void MainWindow::onFrameDrawn(quint64 id, bool exact)
         frame->columns != m_plot->dataColumns() || m_requestTimer->isActive())
         return;
     m_settled = true;
+    if (std::exchange(m_checkOnDisk, false)) m_loader->checkOnDisk(); // after the first paint, off the UI thread
     m_stateLabel->setText(tr("%1 on screen%2")
                               .arg(formatDuration(m_view.span()),
                                    frame->error.empty() ? QString() : "  ·  " + QString::fromStdString(frame->error)));

@@ -78,7 +78,8 @@ public:
 signals:
     void recordingOpened();
     void openFailed(const QString& message);
-    void viewSettled(); // the exact frame of the current view, at the current size, has been drawn
+    void viewSettled();     // the exact frame of the current view, at the current size, has been drawn
+    void sessionReloaded(); // the session changed on disk after it was shown: opened again, same view
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -93,7 +94,9 @@ private:
     void onOpened(const QString& path);
     void onOpenFailed(const QString& path, const QString& message, bool needsPassword);
     void applyInitialView();
-    void viewChanged(); // the window moved: plot axes now, a frame request soon
+    void applyReloadedView();
+    void reloadChanged(const QString& path); // the open session changed on disk: open it again, checked
+    void viewChanged();                      // the window moved: plot axes now, a frame request soon
     void requestFrames();
     void onFrameDrawn(quint64 id, bool exact);
     void setTimeMode(TimeMode mode);
@@ -128,6 +131,10 @@ private:
     bool m_settled = false;
     bool m_interactive = true;
     bool m_open = false;
+    bool m_checkOnDisk = false; // opened from an unchecked snapshot: compare with the files after the first paint
+    bool m_reloading = false;
+    core::TimeRange m_reloadRange;          // the view when the change was found
+    std::vector<std::string> m_reloadShown; // the channels shown then, by name
 };
 
 // Page length presets offered in the View menu and the toolbar (microseconds; 0: the whole recording).

@@ -31,6 +31,7 @@ struct CoverageMap {
     core::TimeRange range; // the recording; column k covers [timeOf(k), timeOf(k + 1))
     std::size_t columns = 0;
     std::vector<std::vector<Coverage>> channels; // [channel][column]
+    bool pyramidLoaded = false;                  // computed after the saved pyramid was read
     core::Uutc timeOf(std::size_t column) const;
     bool complete() const; // no Unchecked column: the pyramid knows every block's NaN samples
 };

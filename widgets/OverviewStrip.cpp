@@ -88,26 +88,34 @@ void OverviewStrip::refresh()
     const QSize size = coverageRect().size();
     m_pool.start([this, id, latest = m_latest, session = m_session, bands = m_bands, size, theme = m_theme] {
         lowerThisThreadPriority();
-        if (latest->load() != id) return; // a newer request is queued
-        core::CancelToken never;
-        CoverageMap map = computeCoverage(*session, *bands, static_cast<std::size_t>(size.width()), never);
-        map.id = id;
-        QImage image = renderCoverage(map, size, theme);
-        QMetaObject::invokeMethod(
-            this,
-            [this, map = std::move(map), image = std::move(image)]() mutable {
-                if (m_latest->load() != map.id) return;
-                m_map = std::move(map);
-                m_coverage = std::move(image);
-                if (!m_map.complete()) { // the pyramid is loading or filling: look again later
-                    m_refreshTimer->start(m_refreshDelay);
-                    m_refreshDelay = std::min(m_refreshDelay * 2, kMaxRefreshDelay);
-                }
-                update();
-                emit coverageReady();
-            },
-            Qt::QueuedConnection);
+        for (bool again = true; again && latest->load() == id;) { // stale: a newer request is queued
+            // A pyramid still being read: a first picture now, the full one once it is read (waited for here).
+            const bool loaded = session->pyramidLoaded();
+            core::CancelToken never;
+            CoverageMap map = computeCoverage(*session, *bands, static_cast<std::size_t>(size.width()), never);
+            map.id = id;
+            map.pyramidLoaded = loaded;
+            again = !loaded && !map.complete();
+            QImage image = renderCoverage(map, size, theme);
+            QMetaObject::invokeMethod(
+                this, [this, map = std::move(map), image = std::move(image)]() mutable { showCoverage(map, image); },
+                Qt::QueuedConnection);
+            if (again) session->waitForPyramid();
+        }
     });
+}
+
+void OverviewStrip::showCoverage(CoverageMap& map, QImage& image)
+{
+    if (m_latest->load() != map.id) return;
+    m_map = std::move(map);
+    m_coverage = std::move(image);
+    if (m_map.pyramidLoaded && !m_map.complete()) { // the pyramid is filling: look again later
+        m_refreshTimer->start(m_refreshDelay);
+        m_refreshDelay = std::min(m_refreshDelay * 2, kMaxRefreshDelay);
+    }
+    update();
+    emit coverageReady();
 }
 
 double OverviewStrip::xOf(core::Uutc t) const

@@ -49,6 +49,7 @@ private:
     double xOf(core::Uutc t) const;
     core::Uutc timeAt(double x) const;
     void releaseSession();
+    void showCoverage(CoverageMap& map, QImage& image); // a job's result, on the UI thread
 
     std::shared_ptr<view::ViewSession> m_session;
     std::shared_ptr<const GapBands> m_bands; // a copy the jobs share

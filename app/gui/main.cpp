@@ -83,7 +83,7 @@ int main(int argc, char** argv)
         const auto save = [&window, file, done = std::make_shared<bool>(false)] {
             // once the exact view and the overview at this width are drawn
             const lv::widgets::OverviewStrip* strip = window.overview();
-            if (*done || !window.isSettled() ||
+            if (*done || !window.isSettled() || !strip->coverage().pyramidLoaded ||
                 strip->coverage().columns != static_cast<std::size_t>(strip->coverageRect().width()))
                 return;
             *done = true;

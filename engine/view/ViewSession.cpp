@@ -6,6 +6,7 @@
 #include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Snapshot.h"
 
+#include <chrono>
 #include <filesystem>
 
 namespace lv::view {
@@ -69,6 +70,11 @@ DiskCheck ViewSession::checkOnDisk() const
 void ViewSession::waitForPyramid() const
 {
     if (m_pyramidLoad.valid()) m_pyramidLoad.wait();
+}
+
+bool ViewSession::pyramidLoaded() const
+{
+    return !m_pyramidLoad.valid() || m_pyramidLoad.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 core::Status ViewSession::savePyramid() const

@@ -56,6 +56,7 @@ public:
     core::Status savePyramid() const;
     // Waits until the saved pyramid has been read (open starts that in the background).
     void waitForPyramid() const;
+    bool pyramidLoaded() const; // whether that is done (never waits)
 
 private:
     ViewSession() = default;

@@ -5,6 +5,7 @@
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
 #include "Theme.h"
+#include "TraceLoader.h"
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
@@ -216,6 +217,25 @@ private slots:
         QVERIFY(nanColumns > 0);
         QVERIFY(gapColumns > 0);
         QVERIFY(dataColumns > map.columns);
+    }
+
+    void overviewIsCompleteFromTheSavedPyramid()
+    {
+        {
+            MainWindow w; // builds the pyramid; it is saved when the session closes
+            w.setInteractive(false);
+            w.show();
+            QVERIFY(lv::test::openAndWait(w, m_synth));
+            QTRY_VERIFY_WITH_TIMEOUT(w.overview()->coverage().columns > 0 && w.overview()->coverage().complete(),
+                                     90000);
+        }
+        MainWindow w;
+        w.setInteractive(false);
+        w.loader()->setBuildPyramid(false); // only the saved pyramid can tell every block's NaN samples now
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, m_synth));
+        QTRY_VERIFY_WITH_TIMEOUT(w.overview()->coverage().pyramidLoaded && w.overview()->coverage().complete(), 20000);
+        QCOMPARE(w.overview()->coverage().columns, static_cast<std::size_t>(w.overview()->coverageRect().width()));
     }
 
     void annotationsAreDrawnAtTheirTimes()

@@ -1,5 +1,5 @@
-// Menus, docks and settings around the plot; every view change goes through ViewState, then to the plot (axes at
-// once) and the loader (frames later, off the UI thread).
+// Opening, closing and navigating recordings, settings and themes; every view change goes through ViewState, then
+// to the plot (axes at once) and the loader (frames later, off the UI thread). Menus and docks: MainWindowActions.cpp.
 #include "MainWindow.h"
 
 #include "AnnotationList.h"
@@ -17,46 +17,21 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTimer>
-#include <QToolBar>
 #include <QVBoxLayout>
 #include <openssl/crypto.h>
 #include <zstd.h>
 
 namespace lv::widgets {
-
-const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets()
-{
-    static const std::vector<std::pair<QString, core::Uutc>> presets = {{"1 s", 1'000'000},
-                                                                        {"2 s", 2'000'000},
-                                                                        {"5 s", 5'000'000},
-                                                                        {"10 s", 10'000'000},
-                                                                        {"20 s", 20'000'000},
-                                                                        {"30 s", 30'000'000},
-                                                                        {"1 min", 60'000'000},
-                                                                        {"2 min", 120'000'000},
-                                                                        {"5 min", 300'000'000},
-                                                                        {"10 min", 600'000'000},
-                                                                        {"30 min", 1'800'000'000},
-                                                                        {"1 h", 3'600'000'000},
-                                                                        {"2 h", 7'200'000'000},
-                                                                        {"6 h", 21'600'000'000},
-                                                                        {"12 h", 43'200'000'000},
-                                                                        {"24 h", 86'400'000'000},
-                                                                        {QObject::tr("whole recording"), 0}};
-    return presets;
-}
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -68,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_cursorLabel(new QLabel)
     , m_stateLabel(new QLabel)
     , m_pageCombo(new QComboBox)
+    , m_scaleCombo(new QComboBox)
     , m_requestTimer(new QTimer(this))
     , m_export(new ExportRunner(this))
     , m_theme(Theme::light())
@@ -89,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_loader, &TraceLoader::opened, this, &MainWindow::onOpened);
     connect(m_loader, &TraceLoader::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_loader, &TraceLoader::changedOnDisk, this, &MainWindow::reloadChanged);
     connect(m_loader, &TraceLoader::frameReady, m_plot, &TracePlot::showFrame);
     connect(m_plot, &TracePlot::frameDrawn, this, &MainWindow::onFrameDrawn);
     connect(m_plot, &TracePlot::columnsChanged, this, [this] {
@@ -100,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
         viewChanged();
     });
     connect(m_plot, &TracePlot::statusText, m_cursorLabel, &QLabel::setText);
+    connect(m_plot, &TracePlot::scaleChanged, this, &MainWindow::showAmplitude);
     connect(m_overview, &OverviewStrip::centerRequested, this, [this](qint64 t) { centerOn(t); });
     connect(m_browser, &SessionBrowser::visibleChannelsChanged, this, &MainWindow::setVisibleChannels);
     connect(m_browser, &SessionBrowser::jumpRequested, this, [this](qint64 t) { goTo(t); });
@@ -121,145 +99,34 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::createDocks()
-{
-    auto* browserDock = new QDockWidget(tr("Session"), this);
-    browserDock->setObjectName("sessionDock");
-    browserDock->setWidget(m_browser);
-    addDockWidget(Qt::LeftDockWidgetArea, browserDock);
-    auto* annotationDock = new QDockWidget(tr("Annotations"), this);
-    annotationDock->setObjectName("annotationDock");
-    annotationDock->setWidget(m_annotations);
-    addDockWidget(Qt::LeftDockWidgetArea, annotationDock);
-    resizeDocks({browserDock}, {330}, Qt::Horizontal);
-}
-
-void MainWindow::createActions()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* openFile = file->addAction(tr("&Open File..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
-                                                          tr("Recordings (*.mefd.tar *.tar *.timd);;All files (*)"));
-        if (!path.isEmpty()) openPath(path);
-    });
-    openFile->setShortcut(QKeySequence::Open);
-    QAction* openDir = file->addAction(tr("Open &Session Folder (.mefd)..."), this, [this] {
-        const QString path = QFileDialog::getExistingDirectory(this, tr("Open MEF 3.0 session"));
-        if (!path.isEmpty()) openPath(path);
-    });
-    openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    updateRecentMenu();
-    file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeRecording);
-    file->addSeparator();
-    file->addAction(tr("&Export/Convert..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportRecording);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QMenu* pages = view->addMenu(tr("Page &Length"));
-    m_pageGroup = new QActionGroup(this);
-    for (const auto& [name, span] : pageLengthPresets()) {
-        QAction* a = pages->addAction(name, this, [this, span = span] { setPageLength(span); });
-        a->setCheckable(true);
-        m_pageGroup->addAction(a);
-        m_pageCombo->addItem(name, QVariant::fromValue<qint64>(span));
-    }
-    connect(m_pageCombo, &QComboBox::activated, this,
-            [this](int i) { setPageLength(m_pageCombo->itemData(i).toLongLong()); });
-    QAction* next = view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { pageBy(1); });
-    QAction* prev = view->addAction(tr("&Previous Page"), QKeySequence(Qt::Key_PageUp), this, [this] { pageBy(-1); });
-    view->addAction(tr("Step &Forward"), QKeySequence(Qt::Key_Right), this, [this] { stepBy(0.1); });
-    view->addAction(tr("Step &Back"), QKeySequence(Qt::Key_Left), this, [this] { stepBy(-0.1); });
-    view->addAction(tr("To the &Start"), QKeySequence(Qt::Key_Home), this, [this] { goTo(m_view.bounds().start); });
-    view->addAction(tr("To the &End"), QKeySequence(Qt::Key_End), this, [this] { goTo(m_view.bounds().end); });
-    QAction* zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { zoomAroundCenter(0.5); });
-    QAction* zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { zoomAroundCenter(2); });
-    view->addAction(tr("&Go to Time..."), QKeySequence(Qt::CTRL | Qt::Key_G), this, &MainWindow::askGoTo);
-    view->addSeparator();
-    QAction* autoScale =
-        view->addAction(tr("&Auto-scale Amplitude"), QKeySequence(Qt::Key_A), m_plot, &TracePlot::autoScale);
-    view->addAction(tr("Amplitude &Up"), QKeySequence(Qt::Key_Up), this,
-                    [this] { m_plot->setGain(m_plot->gain() * 1.25); });
-    view->addAction(tr("Amplitude &Down"), QKeySequence(Qt::Key_Down), this,
-                    [this] { m_plot->setGain(m_plot->gain() / 1.25); });
-    view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
-    view->addSeparator();
-    QMenu* time = view->addMenu(tr("&Time Axis"));
-    auto* timeGroup = new QActionGroup(this);
-    QSettings settings;
-    const int savedMode = settings.value("view/timeMode", 0).toInt();
-    for (auto [name, mode] :
-         {std::pair{tr("Wall Clock (&UTC)"), TimeMode::Utc}, std::pair{tr("Wall Clock (&Local)"), TimeMode::Local},
-          std::pair{tr("&Relative to Start"), TimeMode::Relative}}) {
-        QAction* a = time->addAction(name, this, [this, mode = mode] { setTimeMode(mode); });
-        a->setCheckable(true);
-        a->setChecked(static_cast<int>(mode) == savedMode);
-        timeGroup->addAction(a);
-    }
-    QMenu* themes = view->addMenu(tr("T&heme"));
-    auto* themeGroup = new QActionGroup(this);
-    for (const QString& name : {QStringLiteral("light"), QStringLiteral("dark")}) {
-        QAction* a =
-            themes->addAction(name == "light" ? tr("&Light") : tr("&Dark"), this, [this, name] { setThemeName(name); });
-        a->setCheckable(true);
-        a->setChecked(settings.value("view/theme", "light").toString() == name);
-        a->setObjectName("theme-" + name);
-        themeGroup->addAction(a);
-    }
-    m_docksMenu = view->addMenu(tr("&Docks"));
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) m_docksMenu->addAction(dock->toggleViewAction());
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Longview"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-
-    QToolBar* bar = addToolBar(tr("Navigation"));
-    bar->setObjectName("navigationBar");
-    bar->addAction(openFile);
-    bar->addSeparator();
-    bar->addAction(prev);
-    bar->addAction(next);
-    bar->addAction(zoomIn);
-    bar->addAction(zoomOut);
-    bar->addWidget(new QLabel(tr(" Page: ")));
-    bar->addWidget(m_pageCombo);
-    bar->addAction(autoScale);
-    m_docksMenu->addAction(bar->toggleViewAction());
-}
-
-QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
-
-void MainWindow::updateRecentMenu()
-{
-    m_recentMenu->clear();
-    for (const QString& path : recentFiles()) m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
-    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QStringList list = recentFiles();
-    list.removeAll(path);
-    list.prepend(path);
-    while (list.size() > kMaxRecent) list.removeLast();
-    QSettings().setValue("recentFiles", list);
-    updateRecentMenu();
-}
-
 void MainWindow::openPath(const QString& path, const QString& password)
 {
     closeRecording();
     m_openingPath = QFileInfo(path).absoluteFilePath();
     m_password = password;
+    m_reloading = false;
     m_stateLabel->setText(tr("opening %1 ...").arg(QFileInfo(path).fileName()));
-    m_loader->open(m_openingPath, password);
+    m_loader->open(m_openingPath, password, true); // a snapshot at once; checked against the files once shown
+}
+
+void MainWindow::reloadChanged(const QString& path)
+{
+    if (!m_open || path != m_openingPath) return;
+    const core::RecordingInfo* info = m_loader->info();
+    m_reloadRange = m_view.range();
+    m_reloadShown.clear();
+    for (std::size_t c : m_channels) m_reloadShown.push_back(info->channels.at(c).name);
+    closeRecording();
+    m_reloading = true;
+    m_stateLabel->setText(tr("session changed on disk, reloading ..."));
+    m_loader->open(m_openingPath, m_password, false); // checked: reads what changed
 }
 
 void MainWindow::closeRecording()
 {
     m_open = false;
     m_settled = false;
+    m_checkOnDisk = false;
     m_loader->close();
     m_plot->setRecording(nullptr, nullptr);
     m_overview->setRecording(nullptr, nullptr);
@@ -276,7 +143,7 @@ void MainWindow::onOpened(const QString& path)
     addRecent(path);
     setWindowTitle(QFileInfo(path).fileName() + " - Longview");
     m_plot->setRecording(info, m_loader->bands());
-    m_overview->setRecording(info, m_loader->bands());
+    m_overview->setRecording(m_loader->session(), m_loader->bands());
     m_browser->setRecording(info, m_loader->bands());
     m_annotations->setRecording(info);
     // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).
@@ -285,8 +152,29 @@ void MainWindow::onOpened(const QString& path)
     m_view.setBounds({info->start, info->end});
     m_channels.clear();
     for (std::size_t c = 0; c < info->channels.size(); ++c) m_channels.push_back(c);
+    m_checkOnDisk = !m_reloading;
+    if (m_reloading) {
+        applyReloadedView();
+        emit recordingOpened();
+        emit sessionReloaded();
+        return;
+    }
     applyInitialView();
     emit recordingOpened();
+}
+
+void MainWindow::applyReloadedView()
+{
+    m_reloading = false;
+    const core::RecordingInfo* info = m_loader->info();
+    std::vector<std::size_t> shown;
+    for (const std::string& name : m_reloadShown)
+        if (const int c = info->channelIndex(name); c >= 0) shown.push_back(static_cast<std::size_t>(c));
+    if (!shown.empty()) m_channels = shown;
+    m_browser->setVisibleChannels(m_channels);
+    m_view.setRange(m_reloadRange);
+    statusBar()->showMessage(tr("session changed on disk, reloaded"), 15000);
+    viewChanged();
 }
 
 void MainWindow::applyInitialView()
@@ -320,6 +208,7 @@ void MainWindow::applyInitialView()
 
 void MainWindow::onOpenFailed(const QString& path, const QString& message, bool needsPassword)
 {
+    m_reloading = false;
     m_stateLabel->setText(tr("not opened"));
     if (needsPassword && m_interactive) {
         bool ok = false;
@@ -365,6 +254,7 @@ void MainWindow::onFrameDrawn(quint64 id, bool exact)
         frame->columns != m_plot->dataColumns() || m_requestTimer->isActive())
         return;
     m_settled = true;
+    if (std::exchange(m_checkOnDisk, false)) m_loader->checkOnDisk(); // after the first paint, off the UI thread
     m_stateLabel->setText(tr("%1 on screen%2")
                               .arg(formatDuration(m_view.span()),
                                    frame->error.empty() ? QString() : "  ·  " + QString::fromStdString(frame->error)));
@@ -425,6 +315,30 @@ void MainWindow::setVisibleChannels(const std::vector<std::size_t>& channels)
     m_channels = channels;
     m_browser->setVisibleChannels(channels);
     viewChanged();
+}
+
+bool MainWindow::setAmplitudeText(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t.compare(tr("Auto"), Qt::CaseInsensitive) == 0) {
+        m_plot->autoScale();
+        return true;
+    }
+    static const QRegularExpression number(R"(^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?))");
+    const QRegularExpressionMatch m = number.match(t);
+    const double units = m.hasMatch() ? m.captured(1).toDouble() : 0.0;
+    if (!(units > 0)) {
+        showAmplitude(); // back to what is shown
+        return false;
+    }
+    m_plot->setUnitsPerDivision(units);
+    return true;
+}
+
+void MainWindow::showAmplitude()
+{
+    const double units = m_plot->fixedUnitsPerDivision();
+    m_scaleCombo->setEditText(units > 0 ? QString::number(units, 'g', 4) : tr("Auto"));
 }
 
 void MainWindow::setTimeMode(TimeMode mode)

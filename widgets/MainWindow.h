@@ -58,6 +58,9 @@ public:
     void centerOn(core::Uutc t);
     void setPageLength(core::Uutc span); // 0: the whole recording
     void setVisibleChannels(const std::vector<std::size_t>& channels);
+    // Every channel's amplitude: "Auto" (or empty) auto-scales, else a number (a unit after it is ignored) is the
+    // units per division of each channel's own unit. False when the text is neither.
+    bool setAmplitudeText(const QString& text);
 
     TracePlot* plot() const { return m_plot; }
     TraceLoader* loader() const { return m_loader; }
@@ -65,6 +68,7 @@ public:
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
     ExportRunner* exporter() const { return m_export; }
+    QComboBox* amplitudeCombo() const { return m_scaleCombo; }
     const ViewState& view() const { return m_view; }
     const std::vector<std::size_t>& visibleChannels() const { return m_channels; }
     bool isSettled() const { return m_settled; }
@@ -74,7 +78,8 @@ public:
 signals:
     void recordingOpened();
     void openFailed(const QString& message);
-    void viewSettled(); // the exact frame of the current view, at the current size, has been drawn
+    void viewSettled();     // the exact frame of the current view, at the current size, has been drawn
+    void sessionReloaded(); // the session changed on disk after it was shown: opened again, same view
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -89,10 +94,13 @@ private:
     void onOpened(const QString& path);
     void onOpenFailed(const QString& path, const QString& message, bool needsPassword);
     void applyInitialView();
-    void viewChanged(); // the window moved: plot axes now, a frame request soon
+    void applyReloadedView();
+    void reloadChanged(const QString& path); // the open session changed on disk: open it again, checked
+    void viewChanged();                      // the window moved: plot axes now, a frame request soon
     void requestFrames();
     void onFrameDrawn(quint64 id, bool exact);
     void setTimeMode(TimeMode mode);
+    void showAmplitude(); // the combo follows the plot's scale
     void applyTheme(const Theme& theme);
     void askGoTo();
     void closeRecording();
@@ -107,6 +115,7 @@ private:
     QLabel* m_cursorLabel;
     QLabel* m_stateLabel;
     QComboBox* m_pageCombo;
+    QComboBox* m_scaleCombo;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_docksMenu = nullptr;
     QActionGroup* m_pageGroup = nullptr;
@@ -122,9 +131,15 @@ private:
     bool m_settled = false;
     bool m_interactive = true;
     bool m_open = false;
+    bool m_checkOnDisk = false; // opened from an unchecked snapshot: compare with the files after the first paint
+    bool m_reloading = false;
+    core::TimeRange m_reloadRange;          // the view when the change was found
+    std::vector<std::string> m_reloadShown; // the channels shown then, by name
 };
 
 // Page length presets offered in the View menu and the toolbar (microseconds; 0: the whole recording).
 const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets();
+// Amplitude presets in the toolbar, in units (of each channel's own unit) per division.
+const std::vector<double>& amplitudePresets();
 
 } // namespace lv::widgets

@@ -1,30 +1,60 @@
-// Coverage is painted from the gap lists (known at open, no decoding), so the strip appears at once.
+// Coverage jobs with request ids on one worker thread (stale results dropped); while blocks are unchecked for NaN the
+// coverage is computed again, less and less often, until the pyramid knows them all.
 #include "OverviewStrip.h"
+
+#include "ThreadPriority.h"
+
+#include "view/ViewSession.h"
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QTimer>
 #include <algorithm>
 
 namespace lv::widgets {
 
 namespace {
-constexpr int kTickRow = 6; // annotation ticks above the coverage rows
-}
+constexpr int kTickRow = 6;              // annotation ticks above the coverage rows
+constexpr int kMaxRefreshDelay = 16'000; // ms between coverage updates while the pyramid fills
+} // namespace
 
-OverviewStrip::OverviewStrip(QWidget* parent) : QWidget(parent)
+OverviewStrip::OverviewStrip(QWidget* parent) : QWidget(parent), m_refreshTimer(new QTimer(this))
 {
     setMinimumHeight(40);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setCursor(Qt::PointingHandCursor);
-    setToolTip(tr("The whole recording: data, gaps (grey) and NaN runs (orange) per channel. Click or drag to move."));
+    setToolTip(tr("The whole recording, one row per channel: data (green; pale where not yet checked for NaN "
+                  "samples), gaps (grey) and NaN runs (orange). Click or drag to move."));
+    m_pool.setMaxThreadCount(1);
+    m_refreshTimer->setSingleShot(true);
+    connect(m_refreshTimer, &QTimer::timeout, this, &OverviewStrip::refresh);
 }
 
-void OverviewStrip::setRecording(const core::RecordingInfo* info, const GapBands* bands)
+OverviewStrip::~OverviewStrip()
 {
-    m_info = info;
-    m_bands = bands;
-    renderCoverage();
-    update();
+    m_latest->fetch_add(1);
+    releaseSession();
+    m_pool.waitForDone(); // no job result may arrive after this
+}
+
+void OverviewStrip::releaseSession()
+{
+    // The last holder of a session runs its destructor (joins decoders, saves the pyramid): never the UI thread.
+    if (m_session) m_pool.start([s = std::move(m_session)]() mutable { s.reset(); });
+    m_session.reset();
+}
+
+void OverviewStrip::setRecording(std::shared_ptr<view::ViewSession> session, const GapBands* bands)
+{
+    releaseSession();
+    m_session = std::move(session);
+    m_bands = m_session && bands ? std::make_shared<const GapBands>(*bands) : nullptr;
+    m_info = m_session ? &m_session->info() : nullptr;
+    m_map = {};
+    m_refreshDelay = 500;
+    m_refreshTimer->stop();
+    updateGeometry(); // the height follows the number of channels
+    refresh();
 }
 
 void OverviewStrip::setWindow(core::TimeRange range)
@@ -36,8 +66,56 @@ void OverviewStrip::setWindow(core::TimeRange range)
 void OverviewStrip::setTheme(const Theme& theme)
 {
     m_theme = theme;
-    renderCoverage();
+    refresh();
+}
+
+QSize OverviewStrip::sizeHint() const
+{
+    const int channels = m_info ? static_cast<int>(m_info->channels.size()) : 0;
+    return {400, std::clamp(kTickRow + 3 * channels, 40, 90)};
+}
+
+QRect OverviewStrip::coverageRect() const { return {0, kTickRow, width(), std::max(height() - kTickRow, 1)}; }
+
+void OverviewStrip::refresh()
+{
+    const std::uint64_t id = m_latest->fetch_add(1) + 1;
+    if (!m_session || !m_bands) {
+        m_coverage = QImage();
+        update();
+        return;
+    }
+    const QSize size = coverageRect().size();
+    m_pool.start([this, id, latest = m_latest, session = m_session, bands = m_bands, size, theme = m_theme] {
+        lowerThisThreadPriority();
+        for (bool again = true; again && latest->load() == id;) { // stale: a newer request is queued
+            // A pyramid still being read: a first picture now, the full one once it is read (waited for here).
+            const bool loaded = session->pyramidLoaded();
+            core::CancelToken never;
+            CoverageMap map = computeCoverage(*session, *bands, static_cast<std::size_t>(size.width()), never);
+            map.id = id;
+            map.pyramidLoaded = loaded;
+            again = !loaded && !map.complete();
+            QImage image = renderCoverage(map, size, theme);
+            QMetaObject::invokeMethod(
+                this, [this, map = std::move(map), image = std::move(image)]() mutable { showCoverage(map, image); },
+                Qt::QueuedConnection);
+            if (again) session->waitForPyramid();
+        }
+    });
+}
+
+void OverviewStrip::showCoverage(CoverageMap& map, QImage& image)
+{
+    if (m_latest->load() != map.id) return;
+    m_map = std::move(map);
+    m_coverage = std::move(image);
+    if (m_map.pyramidLoaded && !m_map.complete()) { // the pyramid is filling: look again later
+        m_refreshTimer->start(m_refreshDelay);
+        m_refreshDelay = std::min(m_refreshDelay * 2, kMaxRefreshDelay);
+    }
     update();
+    emit coverageReady();
 }
 
 double OverviewStrip::xOf(core::Uutc t) const
@@ -53,36 +131,17 @@ core::Uutc OverviewStrip::timeAt(double x) const
     return m_info->start + static_cast<core::Uutc>(f * static_cast<double>(m_info->end - m_info->start));
 }
 
-void OverviewStrip::renderCoverage()
+void OverviewStrip::resizeEvent(QResizeEvent*)
 {
-    m_coverage = QImage(std::max(width(), 1), std::max(height() - kTickRow, 1), QImage::Format_ARGB32_Premultiplied);
-    m_coverage.fill(m_theme.plotBackground);
-    if (!m_info || !m_bands || m_info->channels.empty()) return;
-    QPainter p(&m_coverage);
-    const double rowH = static_cast<double>(m_coverage.height()) / static_cast<double>(m_info->channels.size());
-    const auto band = [&](core::TimeRange r, double top, double h, const QColor& c) {
-        const double x0 = xOf(r.start), x1 = std::max(xOf(r.end), x0 + 1.0);
-        p.fillRect(QRectF(x0, top, x1 - x0, h), c);
-    };
-    for (std::size_t c = 0; c < m_info->channels.size(); ++c) {
-        const core::ChannelInfo& ch = m_info->channels[c];
-        const double top = rowH * static_cast<double>(c);
-        band({ch.start, ch.end}, top, std::max(rowH - (rowH > 3 ? 1 : 0), 1.0), m_theme.coverage);
-        for (const core::TimeRange& r : m_bands->channels[c]) band(r, top, std::max(rowH, 1.0), m_theme.nanBand);
-    }
-    QColor gap = m_theme.gapBand;
-    gap.setAlpha(255);
-    for (const core::TimeRange& r : m_bands->recording) band(r, 0, m_coverage.height(), gap);
+    if (m_coverage.size() != coverageRect().size()) refresh();
 }
-
-void OverviewStrip::resizeEvent(QResizeEvent*) { renderCoverage(); }
 
 void OverviewStrip::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.fillRect(rect(), m_theme.plotBackground);
-    p.drawImage(0, kTickRow, m_coverage);
     if (!m_info) return;
+    if (!m_coverage.isNull()) p.drawImage(coverageRect(), m_coverage); // stretched while a resize is computed
     p.setPen(m_theme.annotation);
     for (const core::Annotation& a : m_info->annotations) {
         const double x = xOf(a.time);

@@ -63,16 +63,17 @@ void TraceLoader::close()
     m_session.reset();
 }
 
-void TraceLoader::open(const QString& path, const QString& password)
+void TraceLoader::open(const QString& path, const QString& password, bool deferCheck)
 {
     close();
     const std::uint64_t openId = m_openId;
-    m_pool.start([this, openId, path, password] {
+    m_pool.start([this, openId, path, password, deferCheck] {
         lowerThisThreadPriority();
         view::ViewOptions options;
         options.workerStart = lowerThisThreadPriority;
         options.password = password.toStdString();
         options.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+        options.deferSnapshotCheck = deferCheck;
         auto result = view::ViewSession::open(path.toStdString(), options);
         if (!result) {
             const core::Error e = result.error();
@@ -106,6 +107,21 @@ void TraceLoader::open(const QString& path, const QString& password)
                         session->buildPyramid();
                     });
                 emit opened(path);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void TraceLoader::checkOnDisk()
+{
+    if (!m_session) return;
+    m_pool.start([this, openId = m_openId, session = m_session, path = m_path] {
+        lowerThisThreadPriority();
+        if (session->checkOnDisk() != view::DiskCheck::Changed) return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, openId, path] {
+                if (openId == m_openId) emit changedOnDisk(path);
             },
             Qt::QueuedConnection);
     });

@@ -34,8 +34,11 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one.
-    void open(const QString& path, const QString& password);
+    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one. With
+    // deferCheck a MEF session's snapshot is served unchecked (fast): call checkOnDisk() once the view shows.
+    void open(const QString& path, const QString& password, bool deferCheck = false);
+    // Compares the open session with its files on a worker thread; emits changedOnDisk() when they differ.
+    void checkOnDisk();
     void close();
     bool isOpen() const { return m_session != nullptr; }
     const core::RecordingInfo* info() const;
@@ -52,6 +55,7 @@ signals:
     void opened(const QString& path);
     void openFailed(const QString& path, const QString& message, bool needsPassword);
     void frameReady(lv::widgets::FramePtr frame); // only frames of the current request, coarse before exact
+    void changedOnDisk(const QString& path);      // the open session's files differ from what it was opened from
 
 private:
     struct Guard;

@@ -165,12 +165,51 @@ void TracePlot::setTimeMode(TimeMode mode)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TracePlot::setGain(double gain)
+void TracePlot::amplitudeChanged()
 {
-    m_gain = std::clamp(gain, 1e-3, 1e3);
     scheduleRender();
     updateAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    emit scaleChanged();
+}
+
+void TracePlot::setUnitsPerDivision(double units)
+{
+    if (!(units > 0) || !std::isfinite(units)) return autoScale();
+    m_unitsPerDivision = units;
+    m_gain = 1.0;
+    m_channelGain.clear();
+    amplitudeChanged();
+}
+
+double TracePlot::unitsPerDivision(std::size_t channel) const
+{
+    double base = m_unitsPerDivision;
+    if (base <= 0) {
+        const auto half = m_halfRange.find(channel);
+        if (half == m_halfRange.end()) return 0.0;
+        base = half->second / kLaneFill;
+    }
+    const auto cg = m_channelGain.find(channel);
+    return base / (m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second));
+}
+
+void TracePlot::setGain(double gain)
+{
+    gain = std::clamp(gain, 1e-3, 1e3);
+    if (m_unitsPerDivision > 0) { // a fixed scale stays a plain number per division
+        m_unitsPerDivision = std::clamp(m_unitsPerDivision * m_gain / gain, 1e-9, 1e12);
+        gain = 1.0;
+    }
+    m_gain = gain;
+    amplitudeChanged();
+}
+
+void TracePlot::scaleChannel(std::size_t channel, double factor)
+{
+    double& g = m_channelGain.try_emplace(channel, 1.0).first->second;
+    g = std::clamp(g * factor, 1e-3, 1e3);
+    amplitudeChanged();
 }
 
 void TracePlot::autoScale()
@@ -178,9 +217,8 @@ void TracePlot::autoScale()
     m_halfRange.clear();
     m_channelGain.clear();
     m_gain = 1.0;
-    scheduleRender();
-    updateAxes();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_unitsPerDivision = 0.0;
+    amplitudeChanged();
 }
 
 void TracePlot::clearCursors()
@@ -206,14 +244,10 @@ QString TracePlot::laneLabel(std::size_t lane) const
     if (!m_info || lane >= m_channels.size()) return {};
     const std::size_t c = m_channels[lane];
     QString label = QString::fromStdString(m_info->channels.at(c).name);
-    const auto half = m_halfRange.find(c);
-    if (half != m_halfRange.end()) {
-        const auto cg = m_channelGain.find(c);
-        const double edge = half->second / (kLaneFill * m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second));
-        const QString amplitude = edge >= 100  ? QString::number(edge, 'f', 0)
-                                  : edge >= 10 ? QString::number(edge, 'f', 1)
-                                               : QString::number(edge, 'g', 3);
-        label += QString(" ±%1 %2").arg(amplitude, unitOf(c));
+    if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
+        const QString amplitude =
+            perDivision >= 100 ? QString::number(perDivision, 'f', 0) : QString::number(perDivision, 'g', 3);
+        label += QString("  %1 %2/div").arg(amplitude, unitOf(c));
     } else if (!unitOf(c).isEmpty()) {
         label += " (" + unitOf(c) + ")";
     }
@@ -306,8 +340,7 @@ void TracePlot::scheduleRender()
         const bool hasData = t.high >= t.low;
         double& half = m_halfRange[t.channel];
         if (half <= 0) half = hasData && t.high > t.low ? (t.high - t.low) / 2 : 1.0;
-        const auto cg = m_channelGain.find(t.channel);
-        const double scale = kLaneFill * m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second) / half;
+        const double scale = 1.0 / unitsPerDivision(t.channel);     // lanes per physical unit
         const double center = hasData ? (t.low + t.high) / 2 : 0.0; // DC removed per page
         spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale});
     }
@@ -363,6 +396,8 @@ double TracePlot::pixelOf(core::Uutc t) const { return m_plot->xAxis->coordToPix
 
 bool TracePlot::hasTraceImage() const { return !m_traces->image().isNull(); }
 
+QImage TracePlot::traceImage() const { return m_traces->image(); }
+
 core::TimeRange TracePlot::drawnRange() const
 {
     return {toTime(m_plot->xAxis->range().lower), toTime(m_plot->xAxis->range().upper)};
@@ -397,11 +432,7 @@ void TracePlot::onWheel(QWheelEvent* event)
         const double factor = std::pow(1.25, steps);
         const int lane = laneAt(event->position().y());
         if ((event->modifiers() & Qt::ShiftModifier) && lane >= 0) {
-            double& g = m_channelGain.try_emplace(m_channels[static_cast<std::size_t>(lane)], 1.0).first->second;
-            g = std::clamp(g * factor, 1e-3, 1e3);
-            scheduleRender();
-            updateAxes();
-            m_plot->replot(QCustomPlot::rpQueuedReplot);
+            scaleChannel(m_channels[static_cast<std::size_t>(lane)], factor);
         } else {
             setGain(m_gain * factor);
         }

@@ -10,6 +10,7 @@
 
 #include "core/RecordingInfo.h"
 
+#include <QImage>
 #include <QSharedPointer>
 #include <QThreadPool>
 #include <QWidget>
@@ -44,9 +45,16 @@ public:
     void showFrame(FramePtr frame);
     void setTheme(const Theme& theme);
     void setTimeMode(TimeMode mode);
-    void setGain(double gain);
+    // Amplitude. A division is the vertical spacing between two stacked traces (one lane). With a fixed scale every
+    // channel shows `units` of its own unit per division; 0 returns to auto-scale (each channel fitted to its data,
+    // kLaneFill of half a lane). Per-channel factors (Ctrl+Shift+wheel) apply on top of either.
+    void setUnitsPerDivision(double units);
+    double fixedUnitsPerDivision() const { return m_unitsPerDivision; } // 0: auto-scale
+    double unitsPerDivision(std::size_t channel) const; // what a division means now for this channel; 0: not known yet
+    void setGain(double gain);                          // all channels; with a fixed scale, divides it
     double gain() const { return m_gain; }
-    void autoScale(); // fits every channel's amplitude to the data shown now
+    void scaleChannel(std::size_t channel, double factor); // one channel's amplitude times `factor`
+    void autoScale();                                      // fits every channel's amplitude to the data shown now
     void clearCursors();
 
     // Device pixels across the data area: envelope columns for one point pair per pixel.
@@ -64,6 +72,7 @@ public:
     QRect dataRect() const;             // the traces' area, in this widget's coordinates
     double pixelOf(core::Uutc t) const; // x in this widget's coordinates
     bool hasTraceImage() const;
+    QImage traceImage() const; // the rendered traces (device pixels, transparent elsewhere)
     QString laneLabel(std::size_t lane) const;
 
     void replotNow();                // a synchronous replot (benchmarks)
@@ -74,6 +83,7 @@ signals:
     void rangeSelected(qint64 startUutc, qint64 endUutc);
     void statusText(const QString& text);
     void columnsChanged();
+    void scaleChanged(); // the amplitude per division changed (fixed value, gain or a channel's factor)
     void frameDrawn(quint64 id, bool exact); // after the plot with this frame was painted
 
 private:
@@ -91,6 +101,7 @@ private:
     void onMousePress(QMouseEvent* event);
     double valueAt(std::size_t channel, double x) const; // physical value nearest x in the frame, or NaN
     QString unitOf(std::size_t channel) const;
+    void amplitudeChanged(); // re-render, relabel, replot, tell
 
     QCustomPlot* m_plot;
     QCPAxisRect* m_rect;
@@ -107,7 +118,8 @@ private:
     std::map<std::size_t, double> m_halfRange; // per channel: physical half-range shown in half a lane
     std::map<std::size_t, double> m_channelGain;
     double m_gain = 1.0;
-    std::vector<double> m_cursors; // x of measurement cursors (at most two)
+    double m_unitsPerDivision = 0.0; // 0: auto-scale
+    std::vector<double> m_cursors;   // x of measurement cursors (at most two)
     std::size_t m_lastColumns = 0;
     TimeMode m_timeMode;
     quint64 m_pendingDrawn = 0;

@@ -1,6 +1,8 @@
 // longview: the viewer GUI. Reads the command line, shows the main window; with --screenshot it waits until the
-// exact view is drawn, saves the window as PNG and exits (works with QT_QPA_PLATFORM=offscreen).
+// exact view and the overview strip are drawn, saves the window as PNG and exits (works offscreen).
+// QT_QPA_PLATFORM=offscreen).
 #include "MainWindow.h"
+#include "OverviewStrip.h"
 #include "TraceLoader.h"
 #include "common/MemoryTuning.h"
 
@@ -11,6 +13,7 @@
 #include <QPixmap>
 #include <QTimer>
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -77,11 +80,19 @@ int main(int argc, char** argv)
         window.loader()->setBuildPyramid(false); // one picture: no background work
         window.resize(windowSize);
         const QString file = parser.value(screenshot);
-        QObject::connect(&window, &lv::widgets::MainWindow::viewSettled, &app, [&window, file] {
+        const auto save = [&window, file, done = std::make_shared<bool>(false)] {
+            // once the exact view and the overview at this width are drawn
+            const lv::widgets::OverviewStrip* strip = window.overview();
+            if (*done || !window.isSettled() || !strip->coverage().pyramidLoaded ||
+                strip->coverage().columns != static_cast<std::size_t>(strip->coverageRect().width()))
+                return;
+            *done = true;
             const bool saved = window.grab().save(file, "PNG");
             if (!saved) std::fprintf(stderr, "longview: cannot write %s\n", qPrintable(file));
             QApplication::exit(saved ? kOk : kOutputFailed);
-        });
+        };
+        QObject::connect(&window, &lv::widgets::MainWindow::viewSettled, &app, save);
+        QObject::connect(window.overview(), &lv::widgets::OverviewStrip::coverageReady, &app, save);
         QObject::connect(&window, &lv::widgets::MainWindow::openFailed, &app, [](const QString& message) {
             std::fprintf(stderr, "longview: %s\n", qPrintable(message));
             QApplication::exit(kBadInput);

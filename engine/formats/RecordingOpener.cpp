@@ -44,7 +44,8 @@ core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& 
         if (!edf) return edf.error();
         return std::unique_ptr<core::Recording>(std::move(*edf));
     }
-    auto mef = mef3::openMef3(request.path, mef3::OpenOptions{request.password, request.snapshotDirectory});
+    auto mef = mef3::openMef3(
+        request.path, mef3::OpenOptions{request.password, request.snapshotDirectory, request.deferSnapshotCheck});
     if (!mef) return mef.error();
     return std::unique_ptr<core::Recording>(std::move(*mef));
 }

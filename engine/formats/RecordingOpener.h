@@ -10,8 +10,9 @@ namespace lv::formats {
 
 struct OpenRequest {
     std::string path;
-    std::string password;          // for encrypted formats; empty for none
-    std::string snapshotDirectory; // metadata snapshots (formats/mef3/Snapshot.h); empty: none
+    std::string password;            // for encrypted formats; empty for none
+    std::string snapshotDirectory;   // metadata snapshots (formats/mef3/Snapshot.h); empty: none
+    bool deferSnapshotCheck = false; // MEF 3.0: serve a snapshot unchecked (mef3::OpenOptions::deferSnapshotCheck)
 };
 
 core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& request);

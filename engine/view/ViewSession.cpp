@@ -3,8 +3,10 @@
 
 #include "decode/ThreadPool.h"
 #include "formats/RecordingOpener.h"
+#include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Snapshot.h"
 
+#include <chrono>
 #include <filesystem>
 
 namespace lv::view {
@@ -21,7 +23,8 @@ std::uint64_t nextRecordingId()
 
 core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& path, const ViewOptions& options)
 {
-    auto recording = formats::openRecording({path, options.password, options.snapshotDirectory});
+    auto recording =
+        formats::openRecording({path, options.password, options.snapshotDirectory, options.deferSnapshotCheck});
     if (!recording) return recording.error();
     const core::BlockSource* source = (*recording)->blockSource();
     if (!source)
@@ -55,9 +58,23 @@ ViewSession::~ViewSession()
     if (m_cache) m_cache->forget(id);
 }
 
+DiskCheck ViewSession::checkOnDisk() const
+{
+    const auto* mef = dynamic_cast<const formats::mef3::MefRecording*>(m_recording.get());
+    if (!mef) return DiskCheck::Unknown;
+    const formats::mef3::SnapshotCheck check = mef->checkSnapshot();
+    if (check.state == formats::mef3::SnapshotCheck::State::Unknown) return DiskCheck::Unknown;
+    return check.fresh() ? DiskCheck::Unchanged : DiskCheck::Changed;
+}
+
 void ViewSession::waitForPyramid() const
 {
     if (m_pyramidLoad.valid()) m_pyramidLoad.wait();
+}
+
+bool ViewSession::pyramidLoaded() const
+{
+    return !m_pyramidLoad.valid() || m_pyramidLoad.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 core::Status ViewSession::savePyramid() const

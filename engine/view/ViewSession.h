@@ -23,7 +23,12 @@ struct ViewOptions {
     std::size_t cacheBytes = 512u << 20;      // budget of a new cache
     std::size_t threads = 0;                  // decode threads; 0: every core
     std::function<void()> workerStart = {};   // run first on each decode thread (e.g. lower its priority)
+    // MEF 3.0 with a snapshot: open from it without checking it against the session first (fast); call
+    // checkOnDisk() later, off the UI thread, and open again (without deferring) when it reports Changed.
+    bool deferSnapshotCheck = false;
 };
+
+enum class DiskCheck { Unchanged, Changed, Unknown }; // Unknown: not opened from a snapshot folder, or not MEF
 
 class ViewSession {
 public:
@@ -37,6 +42,9 @@ public:
     cache::Pyramid& pyramid() { return *m_pyramid; }
     const cache::ViewContext& context() const { return m_scheduler->view(); }
     const std::string& pyramidFile() const { return m_pyramidFile; }
+    // Whether the recording's files changed since what it was opened from (a few system calls per channel; not on
+    // the UI thread). Thread-safe.
+    DiskCheck checkOnDisk() const;
 
     // Per column of `columns`, the envelope of channel `channel` over [range.start, range.end) (uUTC); smear as
     // in cache::EnvelopeRequest.
@@ -48,6 +56,7 @@ public:
     core::Status savePyramid() const;
     // Waits until the saved pyramid has been read (open starts that in the background).
     void waitForPyramid() const;
+    bool pyramidLoaded() const; // whether that is done (never waits)
 
 private:
     ViewSession() = default;

@@ -9,8 +9,10 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <filesystem>
 
 using lv::widgets::MainWindow;
 
@@ -109,6 +111,40 @@ private slots:
         const QList<QByteArray> lines = file.readAll().split('\n');
         QVERIFY(lines.size() > 2000);
         QVERIFY(lines.contains("time,ch2"));
+    }
+
+    void aSessionChangedOnDiskIsReloadedWhereItWasShown()
+    {
+        const std::filesystem::path session = std::filesystem::path(m_dir.path().toStdString()) / "changed.mefd";
+        std::filesystem::copy(lv::test::testdata("mef3/legacy/multi_channel.mefd").toStdString(), session,
+                              std::filesystem::copy_options::recursive);
+        const QString path = QString::fromStdString(session.string());
+        std::size_t channels = 0;
+        {
+            MainWindow w; // the first open reads the files and keeps a snapshot
+            w.setInteractive(false);
+            w.show();
+            QVERIFY(lv::test::openAndWait(w, path));
+            QVERIFY(lv::test::waitSettled(w));
+            channels = w.loader()->info()->channels.size();
+        }
+        QVERIFY(channels >= 2);
+        std::filesystem::remove_all(session / "ch2.timd"); // the session changes while the snapshot stays
+        MainWindow w;
+        w.setInteractive(false);
+        w.setInitialView({"+0.5", 0.5, ""});
+        w.show();
+        QSignalSpy reloaded(&w, &MainWindow::sessionReloaded);
+        QVERIFY(lv::test::openAndWait(w, path));
+        QCOMPARE(w.loader()->info()->channels.size(), channels); // shown at once from the unchecked snapshot
+        const lv::core::TimeRange shown = w.view().range();
+        QVERIFY(reloaded.wait(30000)); // checked in the background after the first paint, then opened again
+        QCOMPARE(w.loader()->info()->channels.size(), channels - 1);
+        QCOMPARE(w.view().range(), shown);
+        QVERIFY2(w.statusBar()->currentMessage().contains("changed on disk"),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(lv::test::waitSettled(w));
+        QCOMPARE(reloaded.count(), 1); // the checked reopen is not checked again
     }
 };
 

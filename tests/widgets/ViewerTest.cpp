@@ -2,8 +2,10 @@
 // engine's gaps, lines break in every gap, annotations sit at their times, paging and zooming move the axis.
 #include "AnnotationList.h"
 #include "MainWindow.h"
+#include "OverviewStrip.h"
 #include "SessionBrowser.h"
 #include "Theme.h"
+#include "TraceLoader.h"
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
@@ -13,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <algorithm>
 #include <cmath>
 
 using lv::core::TimeRange;
@@ -153,6 +156,86 @@ private slots:
         // The browser counts them too.
         QTreeWidgetItem* root = w.browser()->tree()->topLevelItem(0);
         QCOMPARE(root->childCount(), static_cast<int>(info.channels.size()));
+    }
+
+    void overviewMarksGapsAndNaNRunsPerChannel()
+    {
+        using lv::widgets::Coverage;
+        const lv::core::RecordingInfo info = engineInfo(m_synth);
+        const auto common = lv::test::commonGaps(info);
+        MainWindow w;
+        w.setInteractive(false);
+        w.setThemeName("light");
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, m_synth));
+        QVERIFY(lv::test::waitSettled(w));
+        lv::widgets::OverviewStrip* strip = w.overview();
+        QTRY_VERIFY_WITH_TIMEOUT(strip->coverage().channels.size() == info.channels.size() &&
+                                     strip->coverage().columns == static_cast<std::size_t>(strip->width()),
+                                 20000);
+        // The pyramid fills in the background (the loader builds it): the strip follows until every block is known.
+        QTRY_VERIFY_WITH_TIMEOUT(strip->coverage().complete(), 90000);
+        const lv::widgets::CoverageMap& map = strip->coverage();
+        QCOMPARE(map.range, (TimeRange{info.start, info.end}));
+        const QImage picture = strip->grab().toImage();
+        const QRect area = strip->coverageRect();
+        const double rowH = static_cast<double>(area.height()) / static_cast<double>(info.channels.size());
+        const QColor nan = lv::widgets::Theme::light().nanBand;
+        std::size_t nanColumns = 0, gapColumns = 0, dataColumns = 0;
+        for (std::size_t c = 0; c < info.channels.size(); ++c) {
+            std::vector<TimeRange> own; // NaN runs: the channel's gaps that are not gaps of every channel
+            for (const TimeRange& g : info.channels[c].gaps)
+                if (std::find(common.begin(), common.end(), g) == common.end()) own.push_back(g);
+            for (std::size_t k = 0; k < map.columns; ++k) {
+                const TimeRange col{map.timeOf(k), map.timeOf(k + 1)};
+                const auto touches = [&](const std::vector<TimeRange>& ranges) {
+                    return std::any_of(ranges.begin(), ranges.end(),
+                                       [&](const TimeRange& r) { return r.start < col.end && r.end > col.start; });
+                };
+                const Coverage got = map.channels[c][k];
+                const QByteArray where = QByteArray::number(c) + "/" + QByteArray::number(k);
+                if (touches(own)) {
+                    QVERIFY2(got == Coverage::NaN, where);
+                    ++nanColumns;
+                    const QColor px = picture.pixelColor(area.left() + static_cast<int>(k) * area.width() /
+                                                                           static_cast<int>(map.columns),
+                                                         area.top() + static_cast<int>(rowH * (c + 0.5)));
+                    if (!w.view().range().contains(col.start)) // the window's tint is not over it
+                        QVERIFY2(std::abs(px.red() - nan.red()) + std::abs(px.green() - nan.green()) +
+                                         std::abs(px.blue() - nan.blue()) <
+                                     40,
+                                 where);
+                } else if (touches(common)) {
+                    QVERIFY2(got == Coverage::Gap, where);
+                    ++gapColumns;
+                } else if (col.start >= info.channels[c].start && col.end <= info.channels[c].end) {
+                    QVERIFY2(got == Coverage::Data, where);
+                    ++dataColumns;
+                }
+            }
+        }
+        QVERIFY(nanColumns > 0);
+        QVERIFY(gapColumns > 0);
+        QVERIFY(dataColumns > map.columns);
+    }
+
+    void overviewIsCompleteFromTheSavedPyramid()
+    {
+        {
+            MainWindow w; // builds the pyramid; it is saved when the session closes
+            w.setInteractive(false);
+            w.show();
+            QVERIFY(lv::test::openAndWait(w, m_synth));
+            QTRY_VERIFY_WITH_TIMEOUT(w.overview()->coverage().columns > 0 && w.overview()->coverage().complete(),
+                                     90000);
+        }
+        MainWindow w;
+        w.setInteractive(false);
+        w.loader()->setBuildPyramid(false); // only the saved pyramid can tell every block's NaN samples now
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, m_synth));
+        QTRY_VERIFY_WITH_TIMEOUT(w.overview()->coverage().pyramidLoaded && w.overview()->coverage().complete(), 20000);
+        QCOMPARE(w.overview()->coverage().columns, static_cast<std::size_t>(w.overview()->coverageRect().width()));
     }
 
     void annotationsAreDrawnAtTheirTimes()

@@ -71,6 +71,42 @@ TEST(ViewSession, WithoutASnapshotFolderNoPyramidIsKept)
     EXPECT_TRUE((*opened)->savePyramid().ok());
 }
 
+TEST(ViewSession, ADeferredSnapshotCheckOpensFromTheSnapshotAndSeesTheChangeLater)
+{
+    test::TempDir dir, snapshots;
+    const fs::path session = dir.path() / "s.mefd";
+    fs::copy(test::testdata() / "mef3/legacy/multi_channel.mefd", session, fs::copy_options::recursive);
+    ViewOptions options{"", snapshots.path().string(), nullptr, 16u << 20, 1};
+    {
+        auto first = ViewSession::open(session.string(), options); // writes the snapshot
+        ASSERT_TRUE(first.ok()) << first.error().describe();
+        EXPECT_EQ((*first)->checkOnDisk(), DiskCheck::Unchanged);
+    }
+    // A channel removed while the snapshot is kept: a deferred open still shows the snapshot's recording.
+    const std::size_t channels = [&] {
+        auto r = ViewSession::open(session.string(), options);
+        return r.ok() ? (*r)->info().channels.size() : 0;
+    }();
+    ASSERT_GE(channels, 2u);
+    fs::remove_all(session / "ch2.timd");
+    options.deferSnapshotCheck = true;
+    {
+        auto deferred = ViewSession::open(session.string(), options);
+        ASSERT_TRUE(deferred.ok()) << deferred.error().describe();
+        EXPECT_EQ((*deferred)->info().channels.size(), channels); // unchecked: as the snapshot has it
+        EXPECT_EQ((*deferred)->checkOnDisk(), DiskCheck::Changed);
+    }
+    options.deferSnapshotCheck = false; // what the GUI does then: open again, checked
+    auto checked = ViewSession::open(session.string(), options);
+    ASSERT_TRUE(checked.ok()) << checked.error().describe();
+    EXPECT_EQ((*checked)->info().channels.size(), channels - 1);
+    EXPECT_EQ((*checked)->checkOnDisk(), DiskCheck::Unchanged);
+    // Without a snapshot folder there is nothing to compare with.
+    auto plain = ViewSession::open(session.string(), {});
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ((*plain)->checkOnDisk(), DiskCheck::Unknown);
+}
+
 TEST(ViewSession, AMissingRecordingIsAnError)
 {
     auto opened = ViewSession::open("/nonexistent/x.mefd", {});

@@ -1,0 +1,176 @@
+// Amplitude in units per division: a trace of known amplitude spans the expected height in the rendered image at a
+// fixed scale, per-channel factors and the global gain change it as labelled, and the toolbar sets every channel.
+#include "MainWindow.h"
+#include "TraceLoader.h"
+#include "TracePlot.h"
+#include "WidgetTestSupport.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using lv::widgets::MainWindow;
+using lv::widgets::TracePlot;
+
+namespace {
+
+constexpr double kAmplitude = 20.0; // the square wave of channel 1 swings between -20 and +20 uV
+
+lv::core::RecordingInfo fourChannels()
+{
+    lv::core::RecordingInfo info;
+    info.start = 0;
+    info.end = 10'000'000;
+    for (int c = 0; c < 4; ++c) {
+        lv::core::ChannelInfo ch;
+        ch.name = "ch" + std::to_string(c);
+        ch.fs = 100;
+        ch.unit = "uV";
+        ch.end = info.end;
+        info.channels.push_back(ch);
+    }
+    return info;
+}
+
+lv::widgets::FramePtr squareWave(std::size_t columns)
+{
+    auto frame = std::make_shared<lv::widgets::TraceFrame>();
+    frame->id = 1;
+    frame->range = {0, 10'000'000};
+    frame->columns = columns;
+    frame->exact = true;
+    for (std::size_t c = 0; c < 4; ++c) {
+        lv::widgets::ChannelTrace t;
+        t.channel = c;
+        if (c == 1) {
+            for (int i = 0; i < 1000; ++i) {
+                t.x.push_back(i / 100.0);
+                t.y.push_back((i / 50) % 2 ? kAmplitude : -kAmplitude);
+            }
+            t.low = -kAmplitude;
+            t.high = kAmplitude;
+        }
+        frame->traces.push_back(std::move(t));
+    }
+    return frame;
+}
+
+// Rows of the trace image holding any drawn pixel: the trace's height in device pixels (top row to bottom row).
+int drawnHeight(const QImage& image)
+{
+    int top = -1, bottom = -1;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qAlpha(image.pixel(x, y)) > 0) {
+                if (top < 0) top = y;
+                bottom = y;
+                break;
+            }
+    return top < 0 ? 0 : bottom - top;
+}
+
+} // namespace
+
+class AmplitudeTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    // Waits for the next render of the plot to be drawn, then returns the channel's height in lanes.
+    static double heightInLanes(TracePlot& plot, QSignalSpy& drawn)
+    {
+        drawn.clear();
+        if (!drawn.wait(10000)) return -1;
+        const QImage image = plot.traceImage();
+        return drawnHeight(image) / (image.height() / 4.0);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("LongviewTest");
+        QCoreApplication::setApplicationName("longview-amplitude-test");
+    }
+
+    void aTraceSpansItsAmplitudeOverUnitsPerDivision()
+    {
+        const lv::core::RecordingInfo info = fourChannels();
+        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
+        TracePlot plot;
+        plot.resize(900, 600);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        QSignalSpy drawn(&plot, &TracePlot::frameDrawn);
+        plot.setRecording(&info, &bands);
+        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        plot.setUnitsPerDivision(50);
+        plot.showFrame(squareWave(plot.dataColumns()));
+        // 40 uV peak to peak at 50 uV per division: 0.8 of the spacing between two traces.
+        double h = heightInLanes(plot, drawn);
+        QVERIFY2(std::abs(h - 0.8) < 0.03, qPrintable(QString::number(h)));
+        QCOMPARE(plot.unitsPerDivision(1), 50.0);
+        QCOMPARE(plot.unitsPerDivision(0), 50.0);
+        QVERIFY2(plot.laneLabel(1).endsWith("50 uV/div"), qPrintable(plot.laneLabel(1)));
+        // One channel twice as large (Ctrl+Shift+wheel does this): 25 uV/div there, 1.6 divisions; others unchanged.
+        plot.scaleChannel(1, 2.0);
+        h = heightInLanes(plot, drawn);
+        QVERIFY2(std::abs(h - 1.6) < 0.03, qPrintable(QString::number(h)));
+        QCOMPARE(plot.unitsPerDivision(1), 25.0);
+        QCOMPARE(plot.unitsPerDivision(0), 50.0);
+        QVERIFY2(plot.laneLabel(1).endsWith("25 uV/div"), qPrintable(plot.laneLabel(1)));
+        // All channels (Ctrl+wheel, Up/Down): a fixed scale stays a plain number per division.
+        plot.setGain(plot.gain() * 1.25);
+        QCOMPARE(plot.fixedUnitsPerDivision(), 40.0);
+        QCOMPARE(plot.unitsPerDivision(1), 20.0);
+        h = heightInLanes(plot, drawn);
+        QVERIFY2(std::abs(h - 2.0) < 0.03, qPrintable(QString::number(h)));
+        // Auto: the channel's extent fills kLaneFill (0.45) of half a lane each side, 0.9 of a division.
+        plot.autoScale();
+        h = heightInLanes(plot, drawn);
+        QVERIFY2(std::abs(h - 0.9) < 0.03, qPrintable(QString::number(h)));
+        QCOMPARE(plot.fixedUnitsPerDivision(), 0.0);
+        QVERIFY(std::abs(plot.unitsPerDivision(1) - kAmplitude / 0.45) < 1e-9);
+    }
+
+    void theToolbarSetsEveryChannel()
+    {
+        QVERIFY(m_dir.isValid());
+        const QString session =
+            lv::test::makeSynth(m_dir.path(), {"--channels", "3", "--hours", "0.05", "--fs", "128", "--seed", "3"});
+        QVERIFY(!session.isEmpty());
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, session));
+        QVERIFY(lv::test::waitSettled(w));
+        QCOMPARE(w.plot()->fixedUnitsPerDivision(), 0.0);
+        QCOMPARE(w.amplitudeCombo()->currentText(), QString("Auto"));
+        // A preset from the list.
+        const int preset = w.amplitudeCombo()->findText("50");
+        QVERIFY(preset > 0);
+        w.amplitudeCombo()->setCurrentIndex(preset);
+        emit w.amplitudeCombo()->activated(preset);
+        for (std::size_t c = 0; c < 3; ++c) QCOMPARE(w.plot()->unitsPerDivision(c), 50.0);
+        const QString unit = QString::fromStdString(w.loader()->info()->channels[0].unit);
+        QVERIFY2(w.plot()->laneLabel(0).endsWith("50 " + unit + "/div"), qPrintable(w.plot()->laneLabel(0)));
+        // Typed, with a unit after the number.
+        w.amplitudeCombo()->lineEdit()->setText("7.5 uV");
+        emit w.amplitudeCombo()->lineEdit()->editingFinished();
+        for (std::size_t c = 0; c < 3; ++c) QCOMPARE(w.plot()->unitsPerDivision(c), 7.5);
+        QCOMPARE(w.amplitudeCombo()->currentText(), QString("7.5"));
+        // Nonsense is refused and the combo shows the scale again.
+        QVERIFY(!w.setAmplitudeText("loud"));
+        QCOMPARE(w.plot()->fixedUnitsPerDivision(), 7.5);
+        QCOMPARE(w.amplitudeCombo()->currentText(), QString("7.5"));
+        // Auto-scale (the A key, the toolbar button) shows Auto again.
+        w.plot()->autoScale();
+        QCOMPARE(w.plot()->fixedUnitsPerDivision(), 0.0);
+        QCOMPARE(w.amplitudeCombo()->currentText(), QString("Auto"));
+    }
+};
+
+QTEST_MAIN(AmplitudeTest)
+#include "AmplitudeTest.moc"

@@ -1,0 +1,191 @@
+// MainWindow's menus, toolbar, docks and recent-files list: every action and the control it drives.
+#include "MainWindow.h"
+
+#include "AnnotationList.h"
+#include "SessionBrowser.h"
+#include "TimeMode.h"
+#include "TracePlot.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QSettings>
+#include <QToolBar>
+
+namespace lv::widgets {
+
+const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets()
+{
+    static const std::vector<std::pair<QString, core::Uutc>> presets = {{"1 s", 1'000'000},
+                                                                        {"2 s", 2'000'000},
+                                                                        {"5 s", 5'000'000},
+                                                                        {"10 s", 10'000'000},
+                                                                        {"20 s", 20'000'000},
+                                                                        {"30 s", 30'000'000},
+                                                                        {"1 min", 60'000'000},
+                                                                        {"2 min", 120'000'000},
+                                                                        {"5 min", 300'000'000},
+                                                                        {"10 min", 600'000'000},
+                                                                        {"30 min", 1'800'000'000},
+                                                                        {"1 h", 3'600'000'000},
+                                                                        {"2 h", 7'200'000'000},
+                                                                        {"6 h", 21'600'000'000},
+                                                                        {"12 h", 43'200'000'000},
+                                                                        {"24 h", 86'400'000'000},
+                                                                        {QObject::tr("whole recording"), 0}};
+    return presets;
+}
+
+const std::vector<double>& amplitudePresets()
+{
+    static const std::vector<double> presets = {0.1, 0.2, 0.5, 1,    2,    5,    10,    20,   50,
+                                                100, 200, 500, 1000, 2000, 5000, 10000, 20000};
+    return presets;
+}
+
+void MainWindow::createDocks()
+{
+    auto* browserDock = new QDockWidget(tr("Session"), this);
+    browserDock->setObjectName("sessionDock");
+    browserDock->setWidget(m_browser);
+    addDockWidget(Qt::LeftDockWidgetArea, browserDock);
+    auto* annotationDock = new QDockWidget(tr("Annotations"), this);
+    annotationDock->setObjectName("annotationDock");
+    annotationDock->setWidget(m_annotations);
+    addDockWidget(Qt::LeftDockWidgetArea, annotationDock);
+    resizeDocks({browserDock}, {330}, Qt::Horizontal);
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openFile = file->addAction(tr("&Open File..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
+                                                          tr("Recordings (*.mefd.tar *.tar *.timd);;All files (*)"));
+        if (!path.isEmpty()) openPath(path);
+    });
+    openFile->setShortcut(QKeySequence::Open);
+    QAction* openDir = file->addAction(tr("Open &Session Folder (.mefd)..."), this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open MEF 3.0 session"));
+        if (!path.isEmpty()) openPath(path);
+    });
+    openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
+    file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeRecording);
+    file->addSeparator();
+    file->addAction(tr("&Export/Convert..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportRecording);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* pages = view->addMenu(tr("Page &Length"));
+    m_pageGroup = new QActionGroup(this);
+    for (const auto& [name, span] : pageLengthPresets()) {
+        QAction* a = pages->addAction(name, this, [this, span = span] { setPageLength(span); });
+        a->setCheckable(true);
+        m_pageGroup->addAction(a);
+        m_pageCombo->addItem(name, QVariant::fromValue<qint64>(span));
+    }
+    connect(m_pageCombo, &QComboBox::activated, this,
+            [this](int i) { setPageLength(m_pageCombo->itemData(i).toLongLong()); });
+    QAction* next = view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { pageBy(1); });
+    QAction* prev = view->addAction(tr("&Previous Page"), QKeySequence(Qt::Key_PageUp), this, [this] { pageBy(-1); });
+    view->addAction(tr("Step &Forward"), QKeySequence(Qt::Key_Right), this, [this] { stepBy(0.1); });
+    view->addAction(tr("Step &Back"), QKeySequence(Qt::Key_Left), this, [this] { stepBy(-0.1); });
+    view->addAction(tr("To the &Start"), QKeySequence(Qt::Key_Home), this, [this] { goTo(m_view.bounds().start); });
+    view->addAction(tr("To the &End"), QKeySequence(Qt::Key_End), this, [this] { goTo(m_view.bounds().end); });
+    QAction* zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { zoomAroundCenter(0.5); });
+    QAction* zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { zoomAroundCenter(2); });
+    view->addAction(tr("&Go to Time..."), QKeySequence(Qt::CTRL | Qt::Key_G), this, &MainWindow::askGoTo);
+    view->addSeparator();
+    QAction* autoScale =
+        view->addAction(tr("&Auto-scale Amplitude"), QKeySequence(Qt::Key_A), m_plot, &TracePlot::autoScale);
+    view->addAction(tr("Amplitude &Up"), QKeySequence(Qt::Key_Up), this,
+                    [this] { m_plot->setGain(m_plot->gain() * 1.25); });
+    view->addAction(tr("Amplitude &Down"), QKeySequence(Qt::Key_Down), this,
+                    [this] { m_plot->setGain(m_plot->gain() / 1.25); });
+    view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
+    view->addSeparator();
+    QMenu* time = view->addMenu(tr("&Time Axis"));
+    auto* timeGroup = new QActionGroup(this);
+    QSettings settings;
+    const int savedMode = settings.value("view/timeMode", 0).toInt();
+    for (auto [name, mode] :
+         {std::pair{tr("Wall Clock (&UTC)"), TimeMode::Utc}, std::pair{tr("Wall Clock (&Local)"), TimeMode::Local},
+          std::pair{tr("&Relative to Start"), TimeMode::Relative}}) {
+        QAction* a = time->addAction(name, this, [this, mode = mode] { setTimeMode(mode); });
+        a->setCheckable(true);
+        a->setChecked(static_cast<int>(mode) == savedMode);
+        timeGroup->addAction(a);
+    }
+    QMenu* themes = view->addMenu(tr("T&heme"));
+    auto* themeGroup = new QActionGroup(this);
+    for (const QString& name : {QStringLiteral("light"), QStringLiteral("dark")}) {
+        QAction* a =
+            themes->addAction(name == "light" ? tr("&Light") : tr("&Dark"), this, [this, name] { setThemeName(name); });
+        a->setCheckable(true);
+        a->setChecked(settings.value("view/theme", "light").toString() == name);
+        a->setObjectName("theme-" + name);
+        themeGroup->addAction(a);
+    }
+    m_docksMenu = view->addMenu(tr("&Docks"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) m_docksMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Longview"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    QToolBar* bar = addToolBar(tr("Navigation"));
+    bar->setObjectName("navigationBar");
+    bar->addAction(openFile);
+    bar->addSeparator();
+    bar->addAction(prev);
+    bar->addAction(next);
+    bar->addAction(zoomIn);
+    bar->addAction(zoomOut);
+    bar->addWidget(new QLabel(tr(" Page: ")));
+    bar->addWidget(m_pageCombo);
+    bar->addWidget(new QLabel(tr(" Amplitude: ")));
+    m_scaleCombo->setEditable(true);
+    m_scaleCombo->setInsertPolicy(QComboBox::NoInsert);
+    m_scaleCombo->setObjectName("amplitudeCombo");
+    m_scaleCombo->setToolTip(tr("Amplitude in each channel's unit per division (the spacing between two traces), "
+                                "or Auto. Ctrl+wheel: all channels; Ctrl+Shift+wheel: one."));
+    m_scaleCombo->addItem(tr("Auto"));
+    for (double units : amplitudePresets()) m_scaleCombo->addItem(QString::number(units, 'g', 6));
+    m_scaleCombo->setMinimumContentsLength(6);
+    connect(m_scaleCombo, &QComboBox::activated, this, [this](int i) { setAmplitudeText(m_scaleCombo->itemText(i)); });
+    connect(m_scaleCombo->lineEdit(), &QLineEdit::editingFinished, this,
+            [this] { setAmplitudeText(m_scaleCombo->currentText()); });
+    bar->addWidget(m_scaleCombo);
+    bar->addWidget(new QLabel(tr(" /div ")));
+    bar->addAction(autoScale);
+    m_docksMenu->addAction(bar->toggleViewAction());
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    for (const QString& path : recentFiles()) m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QStringList list = recentFiles();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecent) list.removeLast();
+    QSettings().setValue("recentFiles", list);
+    updateRecentMenu();
+}
+
+} // namespace lv::widgets

@@ -4,6 +4,7 @@
 
 #include "AnnotationList.h"
 #include "ExportRunner.h"
+#include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
 #include "TimeMode.h"
@@ -153,6 +154,7 @@ void MainWindow::createActions()
     file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeRecording);
     file->addSeparator();
     file->addAction(tr("&Export/Convert..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportRecording);
+    file->addAction(tr("&Merge..."), this, &MainWindow::mergeRecordings);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -466,6 +468,13 @@ void MainWindow::askGoTo()
 void MainWindow::exportRecording()
 {
     if (m_open) m_export->start(m_loader->session(), m_channels, m_view.range());
+}
+
+void MainWindow::mergeRecordings()
+{
+    auto* dialog = new MergeDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::showAbout()

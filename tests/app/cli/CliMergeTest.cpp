@@ -157,6 +157,25 @@ TEST_F(CliMerge, OverlapAndRateMismatchAreRefusedWithTheirMessages)
     EXPECT_FALSE(fs::exists(path("m.csv")));
 }
 
+// SIGTERM goes through the Ctrl-C handler; SIGINT itself cannot be tested here, since a background job (and
+// whatever runs these tests in the background) inherits SIGINT ignored, which would hide a missing handler.
+TEST_F(CliMerge, InterruptCancelsWithStatus130AndLeavesNothing)
+{
+    synth("orig.mefd", "--no-gaps", "1");
+    convert("orig.mefd", "a.mefd", "--end +1800");
+    convert("orig.mefd", "b.mefd", "--start +1800");
+    std::string out;
+    const int status =
+        test::run("sh -c '" + std::string(LONGVIEW_CLI) + " merge --threads 1 " + path("a.mefd") + " " +
+                      path("b.mefd") + " " + path("m.csv") + " 2>&1 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid'",
+                  &out);
+    if (status == 0) GTEST_SKIP() << "the merge finished before the signal";
+    EXPECT_EQ(status, 130) << out;
+    EXPECT_NE(out.find("cancelled"), std::string::npos) << out;
+    for (const auto& e : fs::directory_iterator(m_dir.path()))
+        EXPECT_NE(e.path().filename().string().rfind("m.csv", 0), 0u) << e.path();
+}
+
 TEST_F(CliMerge, UsageErrorsAndHelp)
 {
     synth("orig.mefd", "--no-gaps", "0.01");

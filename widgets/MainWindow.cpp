@@ -4,6 +4,7 @@
 
 #include "AnnotationList.h"
 #include "ExportRunner.h"
+#include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
 #include "TimeMode.h"
@@ -380,6 +381,13 @@ void MainWindow::askGoTo()
 void MainWindow::exportRecording()
 {
     if (m_open) m_export->start(m_loader->session(), m_channels, m_view.range());
+}
+
+void MainWindow::mergeRecordings()
+{
+    auto* dialog = new MergeDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::showAbout()

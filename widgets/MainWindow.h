@@ -105,6 +105,7 @@ private:
     void askGoTo();
     void closeRecording();
     void exportRecording();
+    void mergeRecordings(); // File > Merge...: a MergeDialog
     void showAbout();
 
     TraceLoader* m_loader;

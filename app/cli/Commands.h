@@ -12,6 +12,7 @@ namespace lv::cli {
 // Each returns the function that runs the parsed subcommand and yields the exit status.
 std::function<int()> addInfoCommand(CLI::App& app);
 std::function<int()> addConvertCommand(CLI::App& app);
+std::function<int()> addMergeCommand(CLI::App& app);
 std::function<int()> addStatsCommand(CLI::App& app);
 std::function<int()> addArchiveCommand(CLI::App& app);
 std::function<int()> addExtractCommand(CLI::App& app);

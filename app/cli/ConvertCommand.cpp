@@ -1,9 +1,8 @@
-// longview-cli convert: export to CSV, MEF 3.0, EDF+ or BDF+ (the output format follows OUT's extension).
-#include "CliSupport.h"
+// longview-cli convert: export to CSV, MEF 3.0, EDF+ or BDF+ (the output format follows OUT's extension); the
+// export machinery is shared with merge (ConvertCommand.h).
+#include "ConvertCommand.h"
 #include "Commands.h"
 
-#include "convert/CsvExport.h"
-#include "convert/EdfExport.h"
 #include "convert/MefExport.h"
 
 #include <CLI/CLI.hpp>
@@ -13,21 +12,6 @@
 namespace lv::cli {
 
 namespace {
-
-struct ConvertOptions {
-    CommonOptions common;
-    SelectionOptions selection;
-    std::string output;
-    bool raw = false;
-    bool fillGaps = false;
-    bool skipDamaged = false;
-    convert::TimeColumn time = convert::TimeColumn::Seconds;
-    double blockSeconds = 0.0;
-    std::string level1Password;
-    std::string level2Password;
-    convert::GapPolicy gaps = convert::GapPolicy::Discontinuous;
-    double fillValue = 0.0;
-};
 
 bool endsWith(const std::string& s, const std::string& suffix)
 {
@@ -65,30 +49,76 @@ core::Status exportTo(Session& session, const Selection& selection, const Conver
     return convert::exportMef(*session.recording, mef, o.output, control);
 }
 
-int run(const ConvertOptions& o)
+} // namespace
+
+int checkOutputName(const std::string& output)
 {
-    if (!endsWith(o.output, ".csv") && !endsWith(o.output, ".mefd") && !endsWith(o.output, ".edf") &&
-        !endsWith(o.output, ".bdf"))
-        return fail(core::makeError(core::ErrorCode::InvalidArgument, "cannot tell the output format of \"" + o.output +
+    if (!endsWith(output, ".csv") && !endsWith(output, ".mefd") && !endsWith(output, ".edf") &&
+        !endsWith(output, ".bdf"))
+        return fail(core::makeError(core::ErrorCode::InvalidArgument, "cannot tell the output format of \"" + output +
                                                                           "\": use a .csv, .mefd, .edf or .bdf name"));
+    return kOk;
+}
+
+int runConversion(Session& session, const ConvertOptions& o, const std::string& what)
+{
     int exitCode = kOk;
-    auto session = openSession(o.common, exitCode);
-    if (!session) return exitCode;
-    printWarnings(session->recording->info().warnings);
-    auto selection = select(session->recording->info(), o.selection, exitCode);
+    printWarnings(session.recording->info().warnings);
+    auto selection = select(session.recording->info(), o.selection, exitCode);
     if (!selection) return exitCode;
-    core::ReadControl control = readControl(*session, "convert");
+    core::ReadControl control = readControl(session, what);
     control.skipDamagedBlocks = o.skipDamaged;
-    const core::Status status = exportTo(*session, *selection, o, control);
+    const core::Status status = exportTo(session, *selection, o, control);
     finishProgress();
-    printWarnings(session->recording->takeWarnings());
+    printWarnings(session.recording->takeWarnings());
     if (!status.ok())
         return isOutputError(status.error(), o.output) ? (fail(status.error()), static_cast<int>(kOutputFailed))
                                                        : fail(status.error());
     return kOk;
 }
 
+namespace {
+
+int run(const ConvertOptions& o)
+{
+    if (const int bad = checkOutputName(o.output); bad != kOk) return bad;
+    int exitCode = kOk;
+    auto session = openSession(o.common, exitCode);
+    if (!session) return exitCode;
+    return runConversion(*session, o, "convert");
+}
+
 } // namespace
+
+void addConvertOptions(CLI::App& command, ConvertOptions& o)
+{
+    addCommonOptions(command, o.common);
+    addSelectionOptions(command, o.selection);
+    command.add_flag("--raw", o.raw, "Stored integer counts instead of physical values");
+    command.add_flag("--fill-gaps", o.fillGaps, "Keep rows where every channel is in a gap (empty cells)");
+    command.add_flag("--skip-damaged", o.skipDamaged, "Read a damaged block as missing samples (with a warning)");
+    command
+        .add_option("--block-seconds", o.blockSeconds,
+                    "MEF output: RED block length in seconds (default: 10 s, at most 32768 samples)")
+        ->check(CLI::PositiveNumber);
+    command.add_option("--level1-password", o.level1Password, "MEF output: level-1 password (channel metadata)");
+    command.add_option("--level2-password", o.level2Password,
+                       "MEF output: level-2 password (subject data, time offset)");
+    const std::map<std::string, convert::GapPolicy> gaps{{"discontinuous", convert::GapPolicy::Discontinuous},
+                                                         {"split", convert::GapPolicy::Split},
+                                                         {"fill", convert::GapPolicy::Fill}};
+    command
+        .add_option("--gaps", o.gaps,
+                    "EDF/BDF output: discontinuous (EDF+D, default), split (one file per part) or fill")
+        ->transform(CLI::CheckedTransformer(gaps, CLI::ignore_case));
+    command.add_option("--fill-value", o.fillValue,
+                       "EDF/BDF output: physical value written where there is no sample (default 0; annotated)");
+    const std::map<std::string, convert::TimeColumn> times{{"seconds", convert::TimeColumn::Seconds},
+                                                           {"iso", convert::TimeColumn::Iso},
+                                                           {"uutc", convert::TimeColumn::Uutc}};
+    command.add_option("--time", o.time, "Time column: seconds from the start (default), iso, or uutc")
+        ->transform(CLI::CheckedTransformer(times, CLI::ignore_case));
+}
 
 std::function<int()> addConvertCommand(CLI::App& app)
 {
@@ -98,32 +128,7 @@ std::function<int()> addConvertCommand(CLI::App& app)
     command->add_option("IN", o->common.path, "Input recording")->required();
     command->add_option("OUT", o->output, "Output: .csv file, .mefd session, .edf or .bdf file (must not exist)")
         ->required();
-    addCommonOptions(*command, o->common);
-    addSelectionOptions(*command, o->selection);
-    command->add_flag("--raw", o->raw, "Stored integer counts instead of physical values");
-    command->add_flag("--fill-gaps", o->fillGaps, "Keep rows where every channel is in a gap (empty cells)");
-    command->add_flag("--skip-damaged", o->skipDamaged, "Read a damaged block as missing samples (with a warning)");
-    command
-        ->add_option("--block-seconds", o->blockSeconds,
-                     "MEF output: RED block length in seconds (default: 10 s, at most 32768 samples)")
-        ->check(CLI::PositiveNumber);
-    command->add_option("--level1-password", o->level1Password, "MEF output: level-1 password (channel metadata)");
-    command->add_option("--level2-password", o->level2Password,
-                        "MEF output: level-2 password (subject data, time offset)");
-    const std::map<std::string, convert::GapPolicy> gaps{{"discontinuous", convert::GapPolicy::Discontinuous},
-                                                         {"split", convert::GapPolicy::Split},
-                                                         {"fill", convert::GapPolicy::Fill}};
-    command
-        ->add_option("--gaps", o->gaps,
-                     "EDF/BDF output: discontinuous (EDF+D, default), split (one file per part) or fill")
-        ->transform(CLI::CheckedTransformer(gaps, CLI::ignore_case));
-    command->add_option("--fill-value", o->fillValue,
-                        "EDF/BDF output: physical value written where there is no sample (default 0; annotated)");
-    const std::map<std::string, convert::TimeColumn> times{{"seconds", convert::TimeColumn::Seconds},
-                                                           {"iso", convert::TimeColumn::Iso},
-                                                           {"uutc", convert::TimeColumn::Uutc}};
-    command->add_option("--time", o->time, "Time column: seconds from the start (default), iso, or uutc")
-        ->transform(CLI::CheckedTransformer(times, CLI::ignore_case));
+    addConvertOptions(*command, *o);
     return [o]() { return run(*o); };
 }
 

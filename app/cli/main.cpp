@@ -1,5 +1,5 @@
-// longview-cli: command-line access to the Longview engine (info, convert, stats, archive, extract, validate,
-// recover, synth).
+// longview-cli: command-line access to the Longview engine (info, convert, merge, stats, archive, extract,
+// validate, recover, synth).
 #include "CliSupport.h"
 #include "Commands.h"
 
@@ -12,15 +12,15 @@
 int main(int argc, char** argv)
 {
     std::signal(SIGXFSZ, SIG_IGN); // a file size limit fails the write with a message instead of killing us
-    CLI::App app{"longview-cli: inspect, check and convert long multi-channel recordings"};
+    CLI::App app{"longview-cli: inspect, check, convert and merge long multi-channel recordings"};
     app.name("longview-cli");
     app.set_version_flag("--version", std::string("longview-cli ") + lv::core::kVersion);
     app.require_subcommand(1);
     const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = [&] {
         std::vector<std::pair<CLI::App*, std::function<int()>>> list;
-        for (auto add : {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addStatsCommand,
-                         lv::cli::addArchiveCommand, lv::cli::addExtractCommand, lv::cli::addValidateCommand,
-                         lv::cli::addRecoverCommand, lv::cli::addSynthCommand}) {
+        for (auto add : {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addMergeCommand,
+                         lv::cli::addStatsCommand, lv::cli::addArchiveCommand, lv::cli::addExtractCommand,
+                         lv::cli::addValidateCommand, lv::cli::addRecoverCommand, lv::cli::addSynthCommand}) {
             auto run = add(app);
             list.emplace_back(app.get_subcommands({}).back(), std::move(run));
         }

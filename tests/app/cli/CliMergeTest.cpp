@@ -1,0 +1,208 @@
+// longview-cli merge end to end: a synthetic session split with convert --start/--end (MEF and EDF parts) and
+// merged back gives the original's CSV; overlaps and rate mismatches are refused with their messages; usage.
+#include "support/TestSupport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace lv::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+int runCli(const std::string& args, std::string& out)
+{
+    return test::run(std::string(LONGVIEW_CLI) + " " + args + " 2>&1", &out);
+}
+
+std::string text(const fs::path& file)
+{
+    const auto bytes = test::readBytes(file);
+    return std::string(bytes.begin(), bytes.end());
+}
+
+// CSV rows by their time cell (uUTC), each the list of value cells.
+std::map<std::string, std::vector<std::string>> rows(const fs::path& csv)
+{
+    std::map<std::string, std::vector<std::string>> out;
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line); // # units
+    std::getline(in, line); // header
+    while (std::getline(in, line)) {
+        std::stringstream cells(line);
+        std::string time, cell;
+        std::getline(cells, time, ',');
+        auto& values = out[time];
+        while (std::getline(cells, cell, ',')) values.push_back(cell);
+        if (!line.empty() && line.back() == ',') values.push_back({});
+    }
+    return out;
+}
+
+class CliMerge : public ::testing::Test {
+protected:
+    std::string path(const std::string& name) const { return (m_dir.path() / name).string(); }
+    void synth(const std::string& name, const std::string& extra, const std::string& hours = "0.05")
+    {
+        std::string out;
+        ASSERT_EQ(runCli("synth " + path(name) + " --channels 3 --fs 256 --seed 5 --hours " + hours + " " + extra, out),
+                  0)
+            << out;
+    }
+    void convert(const std::string& from, const std::string& to, const std::string& extra)
+    {
+        std::string out;
+        ASSERT_EQ(runCli("convert " + path(from) + " " + path(to) + " " + extra, out), 0) << out;
+    }
+    test::TempDir m_dir;
+};
+
+TEST_F(CliMerge, MefPartsMergeBackToTheOriginalSampleForSample)
+{
+    synth("orig.mefd", "");
+    convert("orig.mefd", "a.mefd", "--end +97.5");
+    convert("orig.mefd", "b.mefd", "--start +97.5");
+    std::string out;
+    ASSERT_EQ(runCli("merge " + path("b.mefd") + " " + path("a.mefd") + " " + path("m.mefd"), out), 0) << out;
+    EXPECT_EQ(out, "");
+    ASSERT_EQ(
+        runCli("merge " + path("a.mefd") + " " + path("b.mefd") + " " + path("m.csv") + " --raw --time uutc", out), 0)
+        << out;
+    convert("orig.mefd", "orig.csv", "--raw --time uutc");
+    convert("m.mefd", "again.csv", "--raw --time uutc");
+    const std::string original = text(path("orig.csv"));
+    EXPECT_GT(original.size(), 100'000u);
+    EXPECT_TRUE(text(path("m.csv")) == original);
+    EXPECT_TRUE(text(path("again.csv")) == original);
+    std::string a, b;
+    ASSERT_EQ(runCli("info --json " + path("orig.mefd"), a), 0) << a;
+    ASSERT_EQ(runCli("info --json " + path("m.mefd"), b), 0) << b;
+    const auto x = nlohmann::json::parse(a), y = nlohmann::json::parse(b);
+    ASSERT_EQ(x["channels"].size(), y["channels"].size());
+    std::size_t gaps = 0;
+    for (std::size_t c = 0; c < x["channels"].size(); ++c) {
+        EXPECT_EQ(x["channels"][c]["gaps"], y["channels"][c]["gaps"]);
+        EXPECT_EQ(x["channels"][c]["samples"], y["channels"][c]["samples"]);
+        gaps += x["channels"][c]["gaps"].size();
+    }
+    EXPECT_GT(gaps, 0u);
+    EXPECT_EQ(x["annotations"], y["annotations"]);
+}
+
+TEST_F(CliMerge, MefAndEdfPartsMergeWithinHalfAQuantisationStep)
+{
+    synth("orig.mefd", "--no-gaps");
+    convert("orig.mefd", "a.mefd", "--end +60");
+    convert("orig.mefd", "b.edf", "--start +75");
+    std::string out;
+    ASSERT_EQ(runCli("merge " + path("a.mefd") + " " + path("b.edf") + " " + path("m.mefd"), out), 0) << out;
+    EXPECT_EQ(out, ""); // no warning: the EDF part's steps lie on the MEF part's or half-way between them
+    convert("orig.mefd", "orig.csv", "--time uutc");
+    convert("m.mefd", "m.csv", "--time uutc");
+    ASSERT_EQ(runCli("info --json " + path("b.edf"), out), 0) << out;
+    const auto edf = nlohmann::json::parse(out);
+    const auto original = rows(path("orig.csv")), merged = rows(path("m.csv"));
+    const long long start = edf["start_uutc"], holeStart = start - 15'000'000;
+    std::size_t hole = 0, worse = 0;
+    for (const auto& [time, want] : original) {
+        const long long t = std::stoll(time);
+        const auto got = merged.find(time);
+        if (t >= holeStart && t < start) {
+            hole += got == merged.end();
+            continue;
+        }
+        ASSERT_NE(got, merged.end()) << time;
+        ASSERT_EQ(got->second.size(), want.size());
+        for (std::size_t c = 0; c < want.size(); ++c) {
+            const double step = edf["channels"][c]["conversion_factor"];
+            const double err = std::abs(std::stod(got->second[c]) - std::stod(want[c]));
+            worse += err > (t < holeStart ? 1e-9 : step / 2 + 1e-9); // the MEF part exact, to the printed digits
+        }
+    }
+    EXPECT_EQ(hole, 15u * 256u);
+    EXPECT_EQ(merged.size(), original.size() - hole);
+    EXPECT_EQ(worse, 0u);
+    ASSERT_EQ(runCli("info --json " + path("m.mefd"), out), 0) << out;
+    const auto m = nlohmann::json::parse(out);
+    for (const auto& ch : m["channels"])
+        EXPECT_EQ(ch["gaps"],
+                  nlohmann::json::parse("[[" + std::to_string(holeStart) + "," + std::to_string(start) + "]]"));
+}
+
+TEST_F(CliMerge, OverlapAndRateMismatchAreRefusedWithTheirMessages)
+{
+    synth("orig.mefd", "--no-gaps");
+    convert("orig.mefd", "a.mefd", "--end +100");
+    convert("orig.mefd", "b.mefd", "--start +80");
+    std::string out;
+    EXPECT_EQ(runCli("merge " + path("b.mefd") + " " + path("a.mefd") + " " + path("m.edf"), out), 3);
+    EXPECT_EQ(out, "longview-cli: " + path("a.mefd") + " and " + path("b.mefd") +
+                       " overlap in channel \"ch001\" from 2025-01-01T00:01:20.000000+00:00 to "
+                       "2025-01-01T00:01:40.000000+00:00\n");
+    EXPECT_FALSE(fs::exists(path("m.edf")));
+
+    ASSERT_EQ(
+        runCli("synth " + path("fast.mefd") + " --channels 2 --hours 0.01 --fs 512 --start 2025-01-02T00:00:00Z", out),
+        0)
+        << out;
+    EXPECT_EQ(runCli("merge " + path("orig.mefd") + " " + path("fast.mefd") + " " + path("m.csv"), out), 3);
+    EXPECT_EQ(out, "longview-cli: channel \"ch001\" is sampled at 256 Hz in " + path("orig.mefd") +
+                       " but at 512 Hz in " + path("fast.mefd") + "; merged parts need one rate per channel\n");
+    EXPECT_FALSE(fs::exists(path("m.csv")));
+}
+
+// SIGTERM goes through the Ctrl-C handler; SIGINT itself cannot be tested here, since a background job (and
+// whatever runs these tests in the background) inherits SIGINT ignored, which would hide a missing handler.
+TEST_F(CliMerge, InterruptCancelsWithStatus130AndLeavesNothing)
+{
+    synth("orig.mefd", "--no-gaps", "1");
+    convert("orig.mefd", "a.mefd", "--end +1800");
+    convert("orig.mefd", "b.mefd", "--start +1800");
+    std::string out;
+    const int status =
+        test::run("sh -c '" + std::string(LONGVIEW_CLI) + " merge --threads 1 " + path("a.mefd") + " " +
+                      path("b.mefd") + " " + path("m.csv") + " 2>&1 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid'",
+                  &out);
+    if (status == 0) GTEST_SKIP() << "the merge finished before the signal";
+    EXPECT_EQ(status, 130) << out;
+    EXPECT_NE(out.find("cancelled"), std::string::npos) << out;
+    for (const auto& e : fs::directory_iterator(m_dir.path()))
+        EXPECT_NE(e.path().filename().string().rfind("m.csv", 0), 0u) << e.path();
+}
+
+TEST_F(CliMerge, UsageErrorsAndHelp)
+{
+    synth("orig.mefd", "--no-gaps", "0.01");
+    convert("orig.mefd", "a.mefd", "--end +10");
+    convert("orig.mefd", "b.mefd", "--start +10");
+    const std::string parts = path("a.mefd") + " " + path("b.mefd") + " ";
+    std::string out;
+    EXPECT_EQ(runCli("merge " + path("orig.mefd") + " " + path("m.mefd"), out), 2) << out; // one input
+    EXPECT_EQ(runCli("merge " + parts + path("m.txt"), out), 2) << out;
+    EXPECT_NE(out.find("cannot tell the output format"), std::string::npos) << out;
+    EXPECT_EQ(runCli("merge " + path("none.mefd") + " " + path("orig.mefd") + " " + path("m.csv"), out), 3) << out;
+    EXPECT_NE(out.find(path("none.mefd") + ": no such file or directory"), std::string::npos) << out;
+    EXPECT_EQ(runCli("merge " + parts + path("orig.mefd"), out), 2) << out; // exists
+    EXPECT_NE(out.find("the output already exists"), std::string::npos) << out;
+    EXPECT_EQ(runCli("merge --channels nope " + parts + path("x.csv"), out), 2) << out;
+    EXPECT_NE(out.find("no channel \"nope\""), std::string::npos) << out;
+    EXPECT_EQ(runCli("merge " + path("orig.mefd") + " " + path("orig.mefd") + " " + path("x.csv"), out), 3)
+        << out; // one file twice overlaps itself
+    ASSERT_EQ(runCli("merge --channels ch002 --start +5 --end +15 " + parts + path("x.csv"), out), 0) << out;
+    const std::string selected = text(path("x.csv"));
+    EXPECT_EQ(std::count(selected.begin(), selected.end(), '\n'), 2 + 10 * 256);
+    ASSERT_EQ(runCli("--help", out), 0);
+    EXPECT_NE(out.find("merge"), std::string::npos) << out;
+    ASSERT_EQ(runCli("merge --help", out), 0);
+    for (const char* option : {"--channels", "--start", "--end", "--password", "--gaps", "--threads", "--raw"})
+        EXPECT_NE(out.find(option), std::string::npos) << option;
+}
+
+} // namespace
+} // namespace lv::cli

@@ -122,8 +122,8 @@ void BM_EdfWindow10s(benchmark::State& state)
         for (std::size_t c = 0; c < channels; ++c) slices.push_back({c, first, buffers[c]});
         if (auto s = r->readRaw(slices, {}); !s) state.SkipWithError(s.error().describe().c_str());
     }
-    state.counters["samples"] =
-        benchmark::Counter(static_cast<double>(n * static_cast<std::int64_t>(channels)), benchmark::Counter::kIsRate);
+    state.counters["samples"] = benchmark::Counter(static_cast<double>(n * static_cast<std::int64_t>(channels)),
+                                                   benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_EdfWindow10s)->ArgName("channels")->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond)->UseRealTime();
 

@@ -13,6 +13,7 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "the kernels load little-endian samples directly");
 
+using Int16s = xsimd::batch<std::int16_t>;
 using Int32s = xsimd::batch<std::int32_t>;
 using Doubles = xsimd::batch<double>;
 constexpr std::size_t kLanes = Int32s::size;
@@ -35,15 +36,15 @@ void toDoubles(Int32s v, Doubles& low, Doubles& high)
 
 } // namespace
 
-// 2 * kLanes samples per step: read as kLanes int32 words, each holding an even (low half) and an odd sample.
+// 2 * kLanes samples per step: each int16 paired with itself forms an int32 whose arithmetic shift right by 16
+// is the sample sign-extended (two zips and two shifts per 2 * kLanes samples, as GCC's own vectorisation does).
 void widenInt16Le(const std::uint8_t* in, std::size_t count, std::int32_t* out)
 {
     std::size_t i = 0;
     for (; i + 2 * kLanes <= count; i += 2 * kLanes) {
-        const Int32s words = Int32s::load_unaligned(reinterpret_cast<const std::int32_t*>(in + 2 * i));
-        const Int32s even = (words << 16) >> 16, odd = words >> 16;
-        xsimd::zip_lo(even, odd).store_unaligned(out + i);
-        xsimd::zip_hi(even, odd).store_unaligned(out + i + kLanes);
+        const Int16s v = Int16s::load_unaligned(reinterpret_cast<const std::int16_t*>(in + 2 * i));
+        (xsimd::bitwise_cast<Int32s>(xsimd::zip_lo(v, v)) >> 16).store_unaligned(out + i);
+        (xsimd::bitwise_cast<Int32s>(xsimd::zip_hi(v, v)) >> 16).store_unaligned(out + i + kLanes);
     }
     for (; i < count; ++i) out[i] = widen16(in + 2 * i);
 }

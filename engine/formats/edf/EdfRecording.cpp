@@ -14,6 +14,24 @@ namespace {
 
 constexpr std::size_t kJobBytes = 1 << 20;
 
+// kNoSample where no block of `blocks` (in time order) holds the slice's sample; the rest is decoded over.
+void fillUncovered(const core::RawSlice& s, std::span<const core::BlockSpan> blocks)
+{
+    const std::int64_t end = s.firstSample + static_cast<std::int64_t>(s.out.size());
+    std::int64_t at = s.firstSample;
+    const auto fillTo = [&](std::int64_t to) {
+        to = std::min(to, end);
+        if (to > at)
+            std::fill(s.out.begin() + (at - s.firstSample), s.out.begin() + (to - s.firstSample), core::kNoSample);
+        at = std::max(at, to);
+    };
+    for (const core::BlockSpan& b : blocks) {
+        fillTo(b.first);
+        at = std::max(at, b.first + static_cast<std::int64_t>(b.count));
+    }
+    fillTo(end);
+}
+
 } // namespace
 
 void decodeSamples(const std::uint8_t* in, std::size_t count, bool bdf, std::int32_t* out)
@@ -102,13 +120,13 @@ core::Status EdfRecording::readRaw(std::span<const core::RawSlice> slices, const
     for (const core::RawSlice& s : slices) {
         if (s.channel >= m_spans.size())
             return core::makeError(core::ErrorCode::InvalidArgument, "no channel number " + std::to_string(s.channel));
-        std::fill(s.out.begin(), s.out.end(), core::kNoSample);
         const auto& spans = m_spans[s.channel];
         const std::int64_t end = s.firstSample + static_cast<std::int64_t>(s.out.size());
         auto first = std::upper_bound(spans.begin(), spans.end(), s.firstSample,
                                       [](std::int64_t v, const core::BlockSpan& b) { return v < b.first + b.count; });
         auto last = std::lower_bound(first, spans.end(), end,
                                      [](const core::BlockSpan& b, std::int64_t v) { return b.first < v; });
+        fillUncovered(s, std::span(first, last));
         ranges.emplace_back(static_cast<std::size_t>(first - spans.begin()),
                             static_cast<std::size_t>(last - spans.begin()));
     }

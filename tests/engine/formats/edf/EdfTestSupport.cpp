@@ -52,7 +52,7 @@ std::vector<std::vector<double>> readAllPhysical(core::Recording& recording)
     for (std::size_t c = 0; c < info.channels.size(); ++c) {
         core::ChannelSamples s;
         s.channel = c;
-        s.raw.assign(static_cast<std::size_t>(info.channels[c].gridLength), core::kNoSample);
+        s.raw.assign(static_cast<std::size_t>(info.channels[c].gridLength), 0x5a5a5a5a); // readRaw writes every sample
         const core::RawSlice slice{c, 0, s.raw};
         const core::Status st = recording.readRaw(std::span(&slice, 1), {});
         EXPECT_TRUE(st.ok()) << st.error().describe();

@@ -7,7 +7,9 @@
 #include "formats/mef3/SessionWriter.h"
 #include "support/TestSupport.h"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
@@ -143,6 +145,62 @@ TEST(EdfExportMne, MneReadsTheWrittenFileToTheValue)
         double v = 0;
         for (std::size_t i = 0; values >> v; ++i)
             ASSERT_NEAR(v, ours[i], 1e-9 * std::max(1.0, std::abs(v))) << c << " " << i;
+    }
+}
+
+// EDF+D output against biosig (EDFbrowser refuses EDF+D by design): save2gdf marks the start of each record
+// after a break with its time; those are every record our reader places, at our times (biosig keeps them as
+// floats: within 50 us), and each left-out record lies in a gap of the source (a real session and a synthetic
+// one with pauses).
+TEST(EdfExportBiosig, EdfPlusDRecordStartsAgreeWithSave2gdf)
+{
+    lv::test::TempDir dir;
+    const std::string synth = (dir.path() / "synth.mefd").string();
+    std::string made;
+    ASSERT_EQ(
+        lv::test::run(std::string(LONGVIEW_CLI) + " synth " + synth + " --channels 2 --hours 0.5 --fs 256 2>&1", &made),
+        0)
+        << made;
+    for (const std::string& session : {(lv::test::testdata() / "mef3/legacy/nan_gap_long.mefd").string(), synth}) {
+        auto mef = formats::mef3::openMef3(session, {});
+        ASSERT_TRUE(mef);
+        const std::string out = (dir.path() / "d.edf").string();
+        auto result = exportEdf(
+            **mef,
+            {{}, {core::kNoTime + 1, std::numeric_limits<core::Uutc>::max()}, false, GapPolicy::Discontinuous, 0.0},
+            out, {});
+        ASSERT_TRUE(result) << result.error().describe();
+        auto back = formats::edf::openEdf(out);
+        ASSERT_TRUE(back);
+        ASSERT_EQ((*back)->info().format, "EDF+D");
+        std::vector<core::Uutc> ours; // each record's start, from our reader's blocks (one per record)
+        const core::ChannelInfo& ch = (*back)->info().channels[0];
+        for (const core::BlockSpan& b : (*back)->blocks(0)) ours.push_back(ch.grid().timeOf(b.first));
+        // biosig prints "hh:mm:ss.ffffff" with seconds that may round up to 60: add the fields up.
+        const std::string script = "import json,sys,calendar\nt=sys.stdin.read();j=json.loads(t[t.index('{'):])\n"
+                                   "for e in j['EVENT']:\n if e['TYP']=='0x7ffe':\n  d,c=e['TimeStamp'].split(' ')\n"
+                                   "  y,mo,da=map(int,d.split('-'));h,mi,se=c.split(':')\n"
+                                   "  day=calendar.timegm((y,mo,da,0,0,0))\n"
+                                   "  print(round((day+int(h)*3600+int(mi)*60)*1e6+float(se)*1e6))\n";
+        std::ofstream(dir.path() / "starts.py") << script;
+        std::string output;
+        ASSERT_EQ(lv::test::run("TZ=UTC save2gdf -JSON " + out + " 2>/dev/null | /usr/bin/python3 " +
+                                    (dir.path() / "starts.py").string(),
+                                &output),
+                  0)
+            << output;
+        std::istringstream lines(output);
+        std::vector<core::Uutc> theirs;
+        for (core::Uutc t = 0; lines >> t;) theirs.push_back(t);
+        ASSERT_EQ(theirs.size(), ours.size()) << session << "\n" << output;
+        for (std::size_t i = 0; i < ours.size(); ++i) EXPECT_NEAR(theirs[i], ours[i], 50) << session << " " << i;
+        const core::ChannelInfo& src = (*mef)->info().channels[0];
+        EXPECT_FALSE(ch.gaps.empty()) << session;
+        for (const core::TimeRange& g : ch.gaps)
+            EXPECT_TRUE(std::any_of(src.gaps.begin(), src.gaps.end(),
+                                    [&](const core::TimeRange& s) { return s.start <= g.start && g.end <= s.end; }))
+                << session << ": [" << g.start << ", " << g.end << ")";
+        std::filesystem::remove(out);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "view/ViewSession.h"
 
 #include <QMetaObject>
+#include <QThreadPool>
 #include <mutex>
 
 namespace lv::widgets {
@@ -164,10 +165,13 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
             lowerThisThreadPriority();
             if (latest->load() != exact.id) return; // the view has moved on before this page was asked for
             auto ready = std::make_shared<std::atomic<bool>>(false);
-            pages->show({exact.channels, exact.range}, [guard, session, cancel, exact, ready](const auto& result) {
+            // The callback runs on a scheduler worker: it must not own the session, or dropping the last reference
+            // there would destroy the scheduler from one of its own threads.
+            pages->show({exact.channels, exact.range}, [guard, weak = std::weak_ptr<view::ViewSession>(session), cancel,
+                                                        exact, ready](const auto& result) {
                 if (result.outcome == cache::Outcome::Cancelled) return;
                 ready->store(true);
-                startFromAnyThread(guard, session, cancel, exact);
+                if (auto s = weak.lock()) startFromAnyThread(guard, std::move(s), cancel, exact);
             });
             if (!ready->load()) startFromAnyThread(guard, session, cancel, coarse);
         });
@@ -186,9 +190,14 @@ void TraceLoader::startFromAnyThread(const std::weak_ptr<Guard>& guard, std::sha
                                      std::shared_ptr<core::CancelToken> cancel, const FrameRequest& request)
 {
     const auto g = guard.lock();
-    if (!g) return;
-    std::lock_guard lock(g->mutex);
-    if (TraceLoader* self = g->loader) self->run(std::move(session), std::move(cancel), request);
+    std::unique_lock lock = g ? std::unique_lock(g->mutex) : std::unique_lock<std::mutex>();
+    if (TraceLoader* self = g ? g->loader : nullptr) {
+        self->run(std::move(session), std::move(cancel), request);
+        return;
+    }
+    // The loader is gone: let a pool thread drop what may be the session's last reference (never a scheduler
+    // worker, which cannot join itself).
+    QThreadPool::globalInstance()->start([session = std::move(session)] {});
 }
 
 void TraceLoader::startJob(const FrameRequest& request) { run(m_session, m_cancel, request); }
@@ -196,7 +205,7 @@ void TraceLoader::startJob(const FrameRequest& request) { run(m_session, m_cance
 void TraceLoader::run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
                       const FrameRequest& request)
 {
-    m_pool.start([this, session, cancel, request] {
+    m_pool.start([this, session = std::move(session), cancel, request] { // moved: no reference left on this thread
         lowerThisThreadPriority();
         std::shared_ptr<const TraceFrame> frame = buildFrame(*session, request, *cancel);
         if (!frame) return;

@@ -234,7 +234,7 @@ private slots:
         w.loader()->setBuildPyramid(false); // only the saved pyramid can tell every block's NaN samples now
         w.show();
         QVERIFY(lv::test::openAndWait(w, m_synth));
-        QTRY_VERIFY_WITH_TIMEOUT(w.overview()->coverage().pyramidLoaded && w.overview()->coverage().complete(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.overview()->coverage().pyramidLoaded && w.overview()->coverage().complete(), 90000);
         QCOMPARE(w.overview()->coverage().columns, static_cast<std::size_t>(w.overview()->coverageRect().width()));
     }
 

@@ -65,23 +65,38 @@ void BM_Open(benchmark::State& state)
 }
 BENCHMARK(BM_Open)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// 5-minute windows of every channel at reproducible pseudo-random places, read on every core.
+struct WindowWalk {
+    static constexpr lv::core::Uutc kWindow = 5 * 60 * 1000000ll;
+    std::unique_ptr<mef3::MefRecording> recording = openSession();
+    std::vector<std::size_t> channels = allChannels(recording->info());
+    lv::decode::ThreadPool pool;
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+
+    TimeRange next() // an LCG: the same walk every run
+    {
+        const lv::core::RecordingInfo& info = recording->info();
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const lv::core::Uutc start =
+            info.start +
+            static_cast<lv::core::Uutc>((seed >> 11) % static_cast<std::uint64_t>(info.end - info.start - kWindow));
+        return {start, start + kWindow};
+    }
+    auto read(TimeRange range)
+    {
+        ReadControl control;
+        control.runner = &pool;
+        return lv::core::readRange(*recording, channels, range, control);
+    }
+};
+
 // A 5-minute window of all 16 channels at a pseudo-random position each iteration, on every core.
 void BM_Window5min_16ch(benchmark::State& state)
 {
-    auto recording = openSession();
-    const lv::core::RecordingInfo& info = recording->info();
-    const std::vector<std::size_t> channels = allChannels(info);
-    lv::decode::ThreadPool pool;
-    ReadControl control;
-    control.runner = &pool;
-    constexpr lv::core::Uutc kWindow = 5 * 60 * 1000000ll;
-    const auto positions = static_cast<std::uint64_t>(info.end - info.start - kWindow);
-    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    WindowWalk walk;
     std::int64_t samples = 0;
     for (auto _ : state) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull; // LCG: a reproducible walk
-        const lv::core::Uutc start = info.start + static_cast<lv::core::Uutc>((seed >> 11) % positions);
-        auto read = lv::core::readRange(*recording, channels, TimeRange{start, start + kWindow}, control);
+        auto read = walk.read(walk.next());
         if (!read) {
             state.SkipWithError(read.error().describe().c_str());
             return;
@@ -90,7 +105,7 @@ void BM_Window5min_16ch(benchmark::State& state)
         benchmark::DoNotOptimize(read);
     }
     state.counters["samples"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
-    state.counters["threads"] = static_cast<double>(pool.threadCount());
+    state.counters["threads"] = static_cast<double>(walk.pool.threadCount());
 }
 BENCHMARK(BM_Window5min_16ch)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -123,23 +138,14 @@ double evictDataFiles()
 // the "cold small page" against mef3io's 85-100 ms.
 void BM_Window5min_16chCold(benchmark::State& state)
 {
-    auto recording = openSession();
-    const lv::core::RecordingInfo& info = recording->info();
-    const std::vector<std::size_t> channels = allChannels(info);
-    lv::decode::ThreadPool pool;
-    ReadControl control;
-    control.runner = &pool;
-    constexpr lv::core::Uutc kWindow = 5 * 60 * 1000000ll;
-    const auto positions = static_cast<std::uint64_t>(info.end - info.start - kWindow);
-    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    WindowWalk walk;
     double resident = 0;
     for (auto _ : state) {
         state.PauseTiming();
         resident = std::max(resident, evictDataFiles());
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        const lv::core::Uutc start = info.start + static_cast<lv::core::Uutc>((seed >> 11) % positions);
+        const TimeRange window = walk.next();
         state.ResumeTiming();
-        auto read = lv::core::readRange(*recording, channels, TimeRange{start, start + kWindow}, control);
+        auto read = walk.read(window);
         if (!read) {
             state.SkipWithError(read.error().describe().c_str());
             return;

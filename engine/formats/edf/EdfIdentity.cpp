@@ -126,8 +126,8 @@ std::string recordingField(core::Uutc start, const core::SiteInfo& site)
     char date[40];
     std::snprintf(date, sizeof date, "%02d-%s-%04d", tm.tm_mday, kMonths[static_cast<std::size_t>(tm.tm_mon)],
                   tm.tm_year + 1900);
-    return joined({"Startdate", date, subfield(site.adminCode, 18), subfield(site.technician, 18),
-                   subfield(site.equipment, 18)});
+    return joined(
+        {"Startdate", date, subfield(site.adminCode, 18), subfield(site.technician, 18), subfield(site.equipment, 18)});
 }
 
 } // namespace lv::formats::edf

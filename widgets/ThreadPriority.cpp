@@ -36,4 +36,14 @@ void lowerThisThreadPriority()
 #endif
 }
 
+QThreadPool& backgroundPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool; // never destroyed: jobs may run until the process ends
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        return p;
+    }();
+    return *pool;
+}
+
 } // namespace lv::widgets

@@ -2,10 +2,27 @@
 // the UI thread is scheduled first and never waits behind them.
 #pragma once
 
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentMap>
+
 namespace lv::widgets {
 
 // Lowers the calling thread's priority (Linux: nice +10 for this thread only, or the idle scheduling class when
 // the process is already niced); once per thread, idempotent.
 void lowerThisThreadPriority();
+
+// Low-priority threads (one per core) for work split into disjoint parts: a frame's channels, a picture's stripes.
+QThreadPool& backgroundPool();
+
+// Calls f(item) for every item side by side on the background pool and the calling thread; returns when all are
+// done. Every thread that runs a part runs below the UI thread.
+template <typename Sequence, typename F>
+void forEachInBackground(Sequence& items, F&& f)
+{
+    QtConcurrent::blockingMap(&backgroundPool(), items, [&f](auto& item) {
+        lowerThisThreadPriority();
+        f(item);
+    });
+}
 
 } // namespace lv::widgets

@@ -1,20 +1,21 @@
 // Envelope columns or decoded samples become points in physical units; gaps and NaN runs become line breaks.
 #include "TraceBuilder.h"
 
+#include "ThreadPriority.h"
+
 #include "cache/Envelope.h"
 #include "cache/ViewContext.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace lv::widgets {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-using Points = std::vector<std::pair<double, double>>;
 
 double secondsFrom(core::Uutc origin, core::Uutc t) { return static_cast<double>(t - origin) / 1e6; }
 
@@ -32,6 +33,101 @@ void robustExtent(ChannelTrace& t)
     t.high = v[hi];
 }
 
+// Appends a NaN point at the middle of every break (sorted), after the points with the same x: the line stops.
+void insertBreaks(ChannelTrace& t, const std::vector<double>& breaks)
+{
+    if (breaks.empty()) return;
+    std::vector<double> x, y;
+    x.reserve(t.x.size() + breaks.size());
+    y.reserve(t.x.size() + breaks.size());
+    std::size_t i = 0;
+    for (double b : breaks) {
+        for (; i < t.x.size() && t.x[i] <= b; ++i) {
+            x.push_back(t.x[i]);
+            y.push_back(t.y[i]);
+        }
+        x.push_back(b);
+        y.push_back(kNaN);
+    }
+    x.insert(x.end(), t.x.begin() + static_cast<std::ptrdiff_t>(i), t.x.end());
+    y.insert(y.end(), t.y.begin() + static_cast<std::ptrdiff_t>(i), t.y.end());
+    t.x = std::move(x);
+    t.y = std::move(y);
+}
+
+// One point per sample; NaN samples become NaN points and NaN runs. False (and `error`) when the read failed.
+bool samplePoints(view::ViewSession& session, std::size_t channel, std::int64_t first, std::int64_t end,
+                  const core::ReadControl& control, ChannelTrace& t, std::vector<core::TimeRange>& nan,
+                  std::string& error)
+{
+    const core::RecordingInfo& info = session.info();
+    const core::ChannelInfo& ch = info.channels.at(channel);
+    const core::SampleGrid grid = ch.grid();
+    const auto n = static_cast<std::size_t>(end - first);
+    std::vector<std::int32_t> raw(n);
+    if (auto s = cache::readThroughCache(session.context(), channel, first, raw, control); !s) {
+        error = s.error().describe();
+        return false;
+    }
+    const double origin = secondsFrom(info.start, grid.origin), step = 1.0 / grid.fs, factor = ch.conversionFactor;
+    t.x.resize(n);
+    t.y.resize(n);
+    std::int64_t runStart = -1;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t index = first + static_cast<std::int64_t>(i);
+        t.x[i] = origin + static_cast<double>(index) * step;
+        const std::int32_t v = raw[i];
+        t.y[i] = v == core::kNoSample ? kNaN : static_cast<double>(v) * factor;
+        if (v == core::kNoSample) {
+            if (runStart < 0) runStart = index;
+        } else if (runStart >= 0) {
+            nan.push_back({grid.timeOf(runStart), grid.timeOf(index)});
+            runStart = -1;
+        }
+    }
+    if (runStart >= 0) nan.push_back({grid.timeOf(runStart), grid.timeOf(end)});
+    return true;
+}
+
+// Min and max per column (display-exact or from stored extrema); columns with a NaN become NaN runs.
+bool envelopePoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel, std::int64_t first,
+                    std::int64_t end, const core::ReadControl& control, ChannelTrace& t,
+                    std::vector<core::TimeRange>& nan, std::string& error)
+{
+    const core::RecordingInfo& info = session.info();
+    const core::ChannelInfo& ch = info.channels.at(channel);
+    const core::SampleGrid grid = ch.grid();
+    const std::int64_t n = end - first;
+    const std::size_t width = std::min<std::size_t>(request.columns, static_cast<std::size_t>(n));
+    const cache::EnvelopeRequest r{session.context().recording,        channel, first, end, width,
+                                   request.exact ? request.smear : 1e9};
+    auto envelope = cache::computeEnvelope(session.context(), r, control);
+    if (!envelope) {
+        error = envelope.error().describe();
+        return false;
+    }
+    t.x.reserve(2 * width);
+    t.y.reserve(2 * width);
+    const auto w = static_cast<std::int64_t>(width);
+    for (std::size_t c = 0; c < width; ++c) {
+        const std::int64_t a = first + static_cast<std::int64_t>(c) * n / w;
+        const std::int64_t b = first + static_cast<std::int64_t>(c + 1) * n / w;
+        const core::TimeRange span{grid.timeOf(a), grid.timeOf(b)};
+        const double x = secondsFrom(info.start, span.start + span.duration() / 2);
+        const cache::EnvelopeColumn& col = (*envelope)[c];
+        if (col.hasData) {
+            t.x.insert(t.x.end(), {x, x});
+            t.y.insert(t.y.end(), {static_cast<double>(col.minimum) * ch.conversionFactor,
+                                   static_cast<double>(col.maximum) * ch.conversionFactor});
+        } else {
+            t.x.push_back(x);
+            t.y.push_back(kNaN);
+        }
+        if (col.hasNaN) nan.push_back(span); // a NaN sample inside a block: a NaN run (at column resolution)
+    }
+    return true;
+}
+
 } // namespace
 
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
@@ -45,78 +141,25 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(request.range.start));
     const std::int64_t end = std::min(ch.gridLength, grid.firstIndexAtOrAfter(request.range.end));
     if (end <= first || request.columns == 0) return t;
-    const std::int64_t n = end - first;
     const std::vector<core::TimeRange> gaps = unionRanges(ch.gaps);
-    const double factor = ch.conversionFactor;
     core::ReadControl control;
     control.cancel = &cancel;
-    Points points;
     std::vector<core::TimeRange> nan;
-
-    const double columns = static_cast<double>(request.columns);
-    if (request.exact && static_cast<double>(n) <= columns * kSamplesPerColumnLimit) {
-        std::vector<std::int32_t> raw(static_cast<std::size_t>(n));
-        if (auto s = cache::readThroughCache(session.context(), channel, first, raw, control); !s) {
-            error = s.error().describe();
-            return t;
-        }
-        points.reserve(raw.size() + gaps.size());
-        std::int64_t runStart = -1;
-        for (std::int64_t i = 0; i < n; ++i) {
-            const std::int32_t v = raw[static_cast<std::size_t>(i)];
-            const double x = secondsFrom(info.start, grid.timeOf(first + i));
-            if (v == core::kNoSample) {
-                points.emplace_back(x, kNaN);
-                if (runStart < 0) runStart = i;
-                continue;
-            }
-            points.emplace_back(x, static_cast<double>(v) * factor);
-            if (runStart >= 0) nan.push_back({grid.timeOf(first + runStart), grid.timeOf(first + i)});
-            runStart = -1;
-        }
-        if (runStart >= 0) nan.push_back({grid.timeOf(first + runStart), grid.timeOf(end)});
+    const bool samples = request.exact && static_cast<double>(end - first) <=
+                                              static_cast<double>(request.columns) * kSamplesPerColumnLimit;
+    if (samples) {
+        if (!samplePoints(session, channel, first, end, control, t, nan, error)) return t;
         t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
     } else {
-        const std::size_t width = std::min<std::size_t>(request.columns, static_cast<std::size_t>(n));
-        const cache::EnvelopeRequest r{session.context().recording,        channel, first, end, width,
-                                       request.exact ? request.smear : 1e9};
-        auto envelope = cache::computeEnvelope(session.context(), r, control);
-        if (!envelope) {
-            error = envelope.error().describe();
-            return t;
-        }
-        points.reserve(2 * width + gaps.size());
-        const auto w = static_cast<std::int64_t>(width);
-        for (std::size_t c = 0; c < width; ++c) {
-            const std::int64_t a = first + static_cast<std::int64_t>(c) * n / w;
-            const std::int64_t b = first + static_cast<std::int64_t>(c + 1) * n / w;
-            const core::TimeRange span{grid.timeOf(a), grid.timeOf(b)};
-            const double x = secondsFrom(info.start, span.start + span.duration() / 2);
-            const cache::EnvelopeColumn& col = (*envelope)[c];
-            if (col.hasData) {
-                points.emplace_back(x, static_cast<double>(col.minimum) * factor);
-                points.emplace_back(x, static_cast<double>(col.maximum) * factor);
-            } else {
-                points.emplace_back(x, kNaN);
-            }
-            // A NaN sample inside a block: a NaN run (at column resolution).
-            if (col.hasNaN) nan.push_back(span);
-        }
+        if (!envelopePoints(session, request, channel, first, end, control, t, nan, error)) return t;
         t.nanRuns = unionRanges(std::move(nan));
     }
-    for (const core::TimeRange& g : unionRanges([&] {
-             auto all = clipRanges(gaps, request.range);
-             all.insert(all.end(), t.nanRuns.begin(), t.nanRuns.end());
-             return all;
-         }()))
-        points.emplace_back(secondsFrom(info.start, g.start + g.duration() / 2), kNaN);
-    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    t.x.reserve(points.size());
-    t.y.reserve(points.size());
-    for (const auto& [x, y] : points) {
-        t.x.push_back(x);
-        t.y.push_back(y);
-    }
+    std::vector<core::TimeRange> breaks = clipRanges(gaps, request.range);
+    breaks.insert(breaks.end(), t.nanRuns.begin(), t.nanRuns.end());
+    std::vector<double> middles;
+    for (const core::TimeRange& g : unionRanges(std::move(breaks)))
+        middles.push_back(secondsFrom(info.start, g.start + g.duration() / 2));
+    insertBreaks(t, middles);
     robustExtent(t);
     return t;
 }
@@ -129,17 +172,23 @@ std::shared_ptr<TraceFrame> buildFrame(view::ViewSession& session, const FrameRe
     frame->range = request.range;
     frame->columns = request.columns;
     frame->exact = request.exact;
-    for (std::size_t c : request.channels) {
-        if (cancel.cancelled()) return nullptr;
-        std::string error;
-        const std::int64_t n = static_cast<std::int64_t>(static_cast<double>(request.range.duration()) / 1e6 *
-                                                         session.info().channels.at(c).fs);
-        frame->samples =
-            request.exact && static_cast<double>(n) <= static_cast<double>(request.columns) * kSamplesPerColumnLimit;
-        frame->traces.push_back(buildTrace(session, request, c, cancel, error));
-        if (!error.empty() && frame->error.empty()) frame->error = error;
+    frame->samples = request.exact && !request.channels.empty();
+    for (std::size_t c : request.channels) { // every channel drawn sample by sample
+        const double n = static_cast<double>(request.range.duration()) / 1e6 * session.info().channels.at(c).fs;
+        frame->samples = frame->samples && n <= static_cast<double>(request.columns) * kSamplesPerColumnLimit;
     }
+    // Channels side by side, each into its own slot.
+    std::vector<std::size_t> indices(request.channels.size());
+    std::iota(indices.begin(), indices.end(), std::size_t{0});
+    frame->traces.resize(indices.size());
+    std::vector<std::string> errors(indices.size());
+    forEachInBackground(indices, [&](std::size_t k) {
+        if (!cancel.cancelled())
+            frame->traces[k] = buildTrace(session, request, request.channels[k], cancel, errors[k]);
+    });
     if (cancel.cancelled()) return nullptr;
+    const auto failed = std::find_if(errors.begin(), errors.end(), [](const std::string& e) { return !e.empty(); });
+    if (failed != errors.end()) frame->error = *failed;
     return frame;
 }
 

@@ -42,6 +42,9 @@ TracePlot::TracePlot(QWidget* parent)
     m_renderPool.setMaxThreadCount(1);
     m_over = new PlotOverlay(m_plot, m_rect, PlotOverlay::Part::Over);
     m_over->setLayer("overlay");
+    // Every change replots the whole plot: one paint buffer (one clear and one blend per replot) instead of a
+    // second, buffered one for the overlay.
+    m_plot->layer("overlay")->setMode(QCPLayer::lmLogical);
     m_plot->xAxis->setTicker(m_ticker);
     m_plot->xAxis->setTickLabelRotation(0);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));

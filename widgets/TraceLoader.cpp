@@ -102,8 +102,8 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
                 m_bands = std::move(bands);
                 m_path = path;
                 m_pages = std::make_unique<cache::PageLoader>(m_session->scheduler(), m_session->info(), kViewId);
-                if (m_buildPyramid)
-                    m_pagePool.start([session = m_session] {
+                if (m_buildPyramid) // waits for the saved pyramid to be read: never on the page thread
+                    m_pool.start([session = m_session] {
                         lowerThisThreadPriority();
                         session->buildPyramid();
                     });

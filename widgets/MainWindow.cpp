@@ -383,10 +383,11 @@ void MainWindow::exportRecording()
     if (m_open) m_export->start(m_loader->session(), m_channels, m_view.range());
 }
 
-void MainWindow::mergeRecordings()
+void MainWindow::mergeRecordings(const QStringList& inputs)
 {
     auto* dialog = new MergeDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->addInputs(inputs);
     dialog->show();
 }
 
@@ -406,11 +407,13 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        openPath(urls.first().toLocalFile());
-        event->acceptProposedAction();
-    }
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    if (paths.isEmpty()) return;
+    event->acceptProposedAction();
+    if (paths.size() == 1) return openPath(paths.front());
+    mergeRecordings(paths); // several recordings: put them together
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -105,7 +105,7 @@ private:
     void askGoTo();
     void closeRecording();
     void exportRecording();
-    void mergeRecordings(); // File > Merge...: a MergeDialog
+    void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog
     void showAbout();
 
     TraceLoader* m_loader;

@@ -80,7 +80,7 @@ void MainWindow::createActions()
     file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeRecording);
     file->addSeparator();
     file->addAction(tr("&Export/Convert..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportRecording);
-    file->addAction(tr("&Merge..."), this, &MainWindow::mergeRecordings);
+    file->addAction(tr("&Merge..."), this, [this] { mergeRecordings(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -1,11 +1,14 @@
-// The main window around the plot: settings remembered across windows, drop to open, rubber-band zoom, export.
+// The main window around the plot: settings remembered across windows, drop to open (several: to merge),
+// rubber-band zoom, export.
 #include "MainWindow.h"
 #include "ExportRunner.h"
+#include "MergeDialog.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
 #include <QDropEvent>
+#include <QFileInfo>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
@@ -68,6 +71,28 @@ private slots:
         QVERIFY(opened.wait(20000));
         QVERIFY(w.windowTitle().startsWith("plain_single.mefd"));
         delete mime;
+    }
+
+    void droppingSeveralFilesOffersToMergeThem()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        const QStringList paths = {lv::test::testdata("mef3/legacy/plain_single.mefd"),
+                                   lv::test::testdata("edf/test_edf_stim_channel.edf")};
+        for (const QString& p : paths) QVERIFY2(QFileInfo::exists(p), qPrintable(p));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(paths[0]), QUrl::fromLocalFile(paths[1])});
+        QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        const auto dialogs = w.findChildren<lv::widgets::MergeDialog*>();
+        QCOMPARE(dialogs.size(), 1);
+        QCOMPARE(dialogs.front()->inputs(),
+                 QStringList({QFileInfo(paths[0]).canonicalFilePath(), QFileInfo(paths[1]).canonicalFilePath()}));
+        QVERIFY(dialogs.front()->isVisible());
+        QVERIFY(w.windowTitle().startsWith("Longview")); // nothing opened in the window itself
     }
 
     void rubberBandZoomsToTheSelection()

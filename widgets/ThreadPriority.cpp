@@ -21,13 +21,15 @@ void lowerThisThreadPriority()
     if (lowered) return;
     lowered = true;
 #if defined(__linux__)
-    const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+    // Relative to the process (its main thread), not to this thread: a thread started by a lowered thread inherits
+    // its nice value, and lowering it again would push it to the idle class, starved by any other process.
     errno = 0;
-    const int nice = getpriority(PRIO_PROCESS, tid);
+    const int processNice = getpriority(PRIO_PROCESS, static_cast<id_t>(getpid()));
     if (errno != 0) return;
-    if (nice <= 9) {
-        (void)setpriority(PRIO_PROCESS, tid, nice + 10);
-    } else { // already niced (e.g. `nice -n 19`): only the idle class still ranks below the UI thread
+    const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+    if (processNice <= 9) {
+        (void)setpriority(PRIO_PROCESS, tid, processNice + 10);
+    } else { // the process is niced already (e.g. `nice -n 19`): only the idle class still ranks below the UI thread
         sched_param param{};
         (void)sched_setscheduler(0, SCHED_IDLE, &param); // 0: the calling thread
     }

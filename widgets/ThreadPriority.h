@@ -7,8 +7,8 @@
 
 namespace lv::widgets {
 
-// Lowers the calling thread's priority (Linux: nice +10 for this thread only, or the idle scheduling class when
-// the process is already niced); once per thread, idempotent.
+// Lowers the calling thread's priority (Linux: this thread only, to the process's nice value + 10, or the idle
+// scheduling class when the process is niced above 9); once per thread, idempotent.
 void lowerThisThreadPriority();
 
 // Low-priority threads (one per core) for work split into disjoint parts: a frame's channels, a picture's stripes.

@@ -144,7 +144,7 @@ void TracePlot::setTheme(const Theme& theme)
 {
     m_theme = theme;
     m_plot->setBackground(theme.plotBackground);
-    m_rect->setBackground(theme.plotBackground);
+    m_rect->setBackground(Qt::NoBrush); // the plot's background shows through: one fill per replot less
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
         axis->setBasePen(QPen(theme.axis));
         axis->setTickPen(QPen(theme.axis));

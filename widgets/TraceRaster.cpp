@@ -6,17 +6,6 @@
 
 namespace lv::widgets {
 
-namespace {
-
-// floor() without a libm call (the SSE2 baseline has no rounding instruction); exact for |v| < 2^53.
-inline std::int64_t floorToInt(double v)
-{
-    const auto i = static_cast<std::int64_t>(v);
-    return i - (static_cast<double>(i) > v ? 1 : 0);
-}
-
-} // namespace
-
 RasterTarget RasterTarget::of(QImage& image)
 {
     return {reinterpret_cast<QRgb*>(image.bits()), image.bytesPerLine() / 4, image.width(), image.height()};
@@ -32,19 +21,13 @@ TraceRaster::TraceRaster(const RasterTarget& target, QRgb premultipliedColor, in
     , m_height(target.height)
 {}
 
-void TraceRaster::lineTo(double x, double y)
+void TraceRaster::startRun(double x, double y)
 {
-    if (!std::isfinite(x) || !std::isfinite(y)) {
-        endRun();
-        return;
-    }
-    if (!m_inRun) {
-        m_inRun = true;
-        m_column = floorToInt(x);
-        m_low = m_high = y;
-    } else {
-        segment(m_lastX, m_lastY, x, y);
-    }
+    endRun();
+    if (!(std::abs(x) < 1e15 && std::abs(y) < 1e15)) return; // NaN (or no usable coordinate): the run stays ended
+    m_inRun = true;
+    m_column = floorToInt(x);
+    m_low = m_high = y;
     m_lastX = x;
     m_lastY = y;
 }

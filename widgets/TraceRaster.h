@@ -3,6 +3,8 @@
 #pragma once
 
 #include <QImage>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace lv::widgets {
@@ -32,6 +34,13 @@ public:
     void endRun();                   // the next point starts a new run: nothing joins across
 
 private:
+    // floor() without a libm call (the SSE2 baseline has no rounding instruction); exact for |v| < 2^53.
+    static std::int64_t floorToInt(double v)
+    {
+        const auto i = static_cast<std::int64_t>(v);
+        return i - (static_cast<double>(i) > v ? 1 : 0);
+    }
+    void startRun(double x, double y); // ends the current run; a NaN starts none
     void addSpan(double y0, double y1); // in the current column
     void flushColumn();
     void segment(double x0, double y0, double x1, double y1);
@@ -47,5 +56,28 @@ private:
     std::int64_t m_column = -1; // column of the span being gathered, -1: none
     double m_low = 0.0, m_high = 0.0;
 };
+
+// Inline for the renderer's loop: most points stay in the column or step into the next one.
+inline void TraceRaster::lineTo(double x, double y)
+{
+    if (!m_inRun || !(std::abs(x) < 1e15 && std::abs(y) < 1e15)) return startRun(x, y);
+    const std::int64_t column = floorToInt(x);
+    if (column == m_column) {
+        m_low = std::min(m_low, y);
+        m_high = std::max(m_high, y);
+    } else if (column == m_column + 1 && x > m_lastX) {
+        const double edge = m_lastY + (y - m_lastY) * (static_cast<double>(column) - m_lastX) / (x - m_lastX);
+        m_low = std::min(m_low, edge);
+        m_high = std::max(m_high, edge);
+        flushColumn();
+        m_column = column;
+        m_low = std::min(edge, y);
+        m_high = std::max(edge, y);
+    } else {
+        segment(m_lastX, m_lastY, x, y);
+    }
+    m_lastX = x;
+    m_lastY = y;
+}
 
 } // namespace lv::widgets

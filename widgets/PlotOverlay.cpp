@@ -1,5 +1,5 @@
 // Bands at least one pixel wide so no gap disappears when zoomed out; labels placed left to right in two rows
-// above the traces, a marker whose label fits nowhere goes to the density lane as a tick.
+// above the traces, a marker whose label fits nowhere goes to the density lane as a tick; lane labels cached.
 #include "PlotOverlay.h"
 
 #include <algorithm>
@@ -143,6 +143,55 @@ void TraceLayer::draw(QCPPainter* painter)
     painter->setClipRect(r);
     painter->drawImage(QRectF(left, r.top(), right - left, r.height()), m_image);
     painter->restore();
+}
+
+LaneLabels::LaneLabels(QCustomPlot* plot, QCPAxisRect* rect) : QCPLayerable(plot), m_rect(rect) {}
+
+void LaneLabels::setLabels(std::vector<Label> labels, int lanes, const QFont& font, const QColor& color)
+{
+    const bool same = lanes == m_lanes && font == m_font && color == m_color && labels.size() == m_labels.size() &&
+                      std::equal(labels.begin(), labels.end(), m_labels.begin(),
+                                 [](const Label& a, const Label& b) { return a.lane == b.lane && a.text == b.text; });
+    if (same) return;
+    m_labels = std::move(labels);
+    m_lanes = std::max(lanes, 1);
+    m_font = font;
+    m_color = color;
+    m_image = QImage();
+}
+
+int LaneLabels::width() const
+{
+    const QFontMetrics fm(m_font);
+    int w = 0;
+    for (const Label& l : m_labels) w = std::max(w, fm.horizontalAdvance(l.text));
+    return w;
+}
+
+void LaneLabels::applyDefaultAntialiasingHint(QCPPainter* painter) const { painter->setAntialiasing(false); }
+
+void LaneLabels::draw(QCPPainter* painter)
+{
+    const QRect r = m_rect->rect();
+    const int w = width();
+    if (w <= 0 || r.height() <= 0) return;
+    const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+    if (m_image.isNull() || m_image.devicePixelRatio() != dpr ||
+        m_image.deviceIndependentSize().toSize() != QSize(w, r.height())) {
+        m_image = QImage(QSize(w, r.height()) * dpr, QImage::Format_ARGB32_Premultiplied);
+        m_image.setDevicePixelRatio(dpr);
+        m_image.fill(Qt::transparent);
+        QPainter p(&m_image);
+        p.setFont(m_font);
+        p.setPen(m_color);
+        const double laneHeight = static_cast<double>(r.height()) / m_lanes;
+        const int textHeight = QFontMetrics(m_font).height();
+        for (const Label& l : m_labels) {
+            const double middle = laneHeight * (l.lane + 0.5);
+            p.drawText(QRectF(0, middle - textHeight / 2.0, w, textHeight), Qt::AlignRight | Qt::AlignVCenter, l.text);
+        }
+    }
+    painter->drawImage(QPointF(r.left() - kGap - w, r.top()), m_image);
 }
 
 } // namespace lv::widgets

@@ -81,4 +81,32 @@ private:
     double m_x1 = 1.0;
 };
 
+// Channel names and scales left of the lanes, drawn from one image made again only when they change: QCustomPlot
+// caches 16 tick labels, so 64 lanes of axis labels laid their text out anew on every replot.
+class LaneLabels : public QCPLayerable {
+public:
+    struct Label {
+        int lane = 0; // 0 at the top
+        QString text;
+    };
+
+    LaneLabels(QCustomPlot* plot, QCPAxisRect* rect);
+
+    void setLabels(std::vector<Label> labels, int lanes, const QFont& font, const QColor& color);
+    int width() const;             // pixels the widest label needs, left of the axis
+    static constexpr int kGap = 5; // pixels between a label and the axis line
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+    void draw(QCPPainter* painter) override;
+
+private:
+    QCPAxisRect* m_rect;
+    std::vector<Label> m_labels;
+    int m_lanes = 1;
+    QFont m_font;
+    QColor m_color;
+    QImage m_image; // the labels of m_rect's height at the painter's pixel ratio; null: to draw again
+};
+
 } // namespace lv::widgets

@@ -50,7 +50,10 @@ TracePlot::TracePlot(QWidget* parent)
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     m_plot->yAxis->setSubTicks(false);
     m_plot->yAxis->setTickLength(0, 3);
-    m_rect->setAutoMargins(QCP::msLeft | QCP::msBottom | QCP::msRight);
+    m_plot->yAxis->setTickLabels(false); // drawn by m_labels, which sets the left margin
+    m_labels = new LaneLabels(m_plot, m_rect);
+    m_labels->setLayer("axes");
+    m_rect->setAutoMargins(QCP::msBottom | QCP::msRight);
     m_rect->setMargins(QMargins(0, PlotOverlay::kLabelRows * PlotOverlay::labelRowHeight(font()) + 12, 0, 0));
     m_plot->setSelectionRectMode(QCP::srmCustom);
     connect(m_plot->selectionRect(), &QCPSelectionRect::accepted, this, [this](const QRect& r, QMouseEvent*) {
@@ -156,6 +159,7 @@ void TracePlot::setTheme(const Theme& theme)
     }
     m_under->setTheme(theme);
     m_over->setTheme(theme);
+    updateAxes(); // the lane labels' colour
     scheduleRender();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -271,10 +275,16 @@ void TracePlot::updateAxes()
     const double laneHeight = rectHeight / lanes;
     QFont f = font();
     f.setPixelSize(std::clamp(static_cast<int>(laneHeight * 0.8), 7, 12));
-    m_plot->yAxis->setTickLabelFont(f);
     const int every = std::max(1, static_cast<int>(std::ceil((f.pixelSize() + 1) / std::max(laneHeight, 1.0))));
-    for (std::size_t k = 0; k < m_channels.size(); k += static_cast<std::size_t>(every))
-        ticker->addTick(lanes - static_cast<double>(k) - 0.5, laneLabel(k));
+    std::vector<LaneLabels::Label> labels;
+    for (std::size_t k = 0; k < m_channels.size(); k += static_cast<std::size_t>(every)) {
+        ticker->addTick(lanes - static_cast<double>(k) - 0.5, QString()); // the tick mark; its label is ours
+        labels.push_back({static_cast<int>(k), laneLabel(k)});
+    }
+    m_labels->setLabels(std::move(labels), static_cast<int>(lanes), f, m_theme.text);
+    const QMargins margins = m_rect->margins();
+    const int left = m_labels->width() + LaneLabels::kGap + 4;
+    if (margins.left() != left) m_rect->setMargins(QMargins(left, margins.top(), margins.right(), margins.bottom()));
 }
 
 void TracePlot::updateBands()

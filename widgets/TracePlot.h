@@ -25,6 +25,7 @@ class QWheelEvent;
 
 namespace lv::widgets {
 
+class LaneLabels;
 class PlotOverlay;
 class TraceLayer;
 class TimeTicker;
@@ -107,6 +108,7 @@ private:
     QCPAxisRect* m_rect;
     PlotOverlay* m_under;
     PlotOverlay* m_over;
+    LaneLabels* m_labels;
     TraceLayer* m_traces;
     QSharedPointer<TimeTicker> m_ticker;
     Theme m_theme;

@@ -96,6 +96,9 @@ MainWindow::MainWindow(QWidget* parent)
     restoreState(settings.value("window/state").toByteArray());
     for (int i = 0; i < m_pageCombo->count(); ++i)
         if (m_pageCombo->itemData(i).toLongLong() == m_pageLength) m_pageCombo->setCurrentIndex(i);
+    if (const double units = settings.value("view/unitsPerDivision", 0.0).toDouble(); units > 0)
+        m_plot->setUnitsPerDivision(units);
+    showAmplitude();
 }
 
 MainWindow::~MainWindow() = default;
@@ -323,6 +326,7 @@ bool MainWindow::setAmplitudeText(const QString& text)
     const QString t = text.trimmed();
     if (t.isEmpty() || t.compare(tr("Auto"), Qt::CaseInsensitive) == 0) {
         m_plot->autoScale();
+        QSettings().setValue("view/unitsPerDivision", 0.0);
         return true;
     }
     static const QRegularExpression number(R"(^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?))");
@@ -333,6 +337,7 @@ bool MainWindow::setAmplitudeText(const QString& text)
         return false;
     }
     m_plot->setUnitsPerDivision(units);
+    QSettings().setValue("view/unitsPerDivision", units);
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
+#include <QComboBox>
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QMimeData>
@@ -31,7 +32,7 @@ private slots:
         QSettings().clear();
     }
 
-    void recentFilesPageLengthAndThemeAreRemembered()
+    void recentFilesPageLengthThemeAndAmplitudeAreRemembered()
     {
         const QString session = lv::test::testdata("mef3/legacy/multi_segment.mefd");
         {
@@ -41,6 +42,7 @@ private slots:
             QVERIFY(lv::test::openAndWait(w, session));
             w.setPageLength(5'000'000);
             w.setThemeName("dark");
+            QVERIFY(w.setAmplitudeText("200"));
             QVERIFY(lv::test::waitSettled(w));
             w.close();
         }
@@ -52,6 +54,9 @@ private slots:
         QVERIFY(lv::test::openAndWait(again, session));
         QVERIFY(lv::test::waitSettled(again));
         QCOMPARE(again.view().span(), lv::core::Uutc(5'000'000)); // the remembered page length
+        QCOMPARE(again.plot()->fixedUnitsPerDivision(), 200.0);
+        QCOMPARE(again.amplitudeCombo()->currentText(), QString("200"));
+        QVERIFY(again.setAmplitudeText("Auto"));
         again.setThemeName("light");
     }
 

@@ -1,7 +1,7 @@
 // The merge runs on one low-priority thread; progress is polled from an atomic, as in ExportRunner.
 #include "MergeDialog.h"
 
-#include "ThreadPriority.h"
+#include "BackgroundJob.h"
 
 #include "common/ErrorText.h"
 #include "convert/CsvExport.h"
@@ -22,11 +22,8 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
-#include <QMetaObject>
 #include <QMimeData>
-#include <QProgressDialog>
 #include <QPushButton>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <functional>
 
@@ -113,16 +110,9 @@ MergeDialog::MergeDialog(QWidget* parent)
     , m_format(new QComboBox)
     , m_password(new QLineEdit)
     , m_status(new QLabel)
-    , m_cancel(std::make_shared<core::CancelToken>())
-    , m_fraction(std::make_shared<std::atomic<double>>(0.0))
-    , m_poll(new QTimer(this))
+    , m_job(new BackgroundJob(this))
 {
     setWindowTitle(tr("Merge Recordings"));
-    m_pool.setMaxThreadCount(1);
-    m_poll->setInterval(100);
-    connect(m_poll, &QTimer::timeout, this, [this] {
-        if (m_progress) m_progress->setValue(static_cast<int>(m_fraction->load() * 1000));
-    });
 
     auto* addFilesButton = new QPushButton(tr("Add &Files..."));
     auto* addFolderButton = new QPushButton(tr("Add F&older..."));
@@ -168,16 +158,15 @@ MergeDialog::MergeDialog(QWidget* parent)
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
+    connect(m_job, &BackgroundJob::finished, this, &MergeDialog::mergeFinished);
     connect(this, &MergeDialog::mergeFinished, this, &MergeDialog::onFinished);
     updateButtons();
     resize(620, 420);
 }
 
-MergeDialog::~MergeDialog()
-{
-    m_cancel->cancel();
-    m_pool.waitForDone();
-}
+MergeDialog::~MergeDialog() = default; // m_job cancels and waits
+
+bool MergeDialog::isRunning() const { return m_job->isRunning(); }
 
 void MergeDialog::addInputs(const QStringList& paths)
 {
@@ -249,13 +238,13 @@ void MergeDialog::formatChanged()
 
 void MergeDialog::updateButtons()
 {
-    m_remove->setEnabled(!m_list->selectedItems().isEmpty() && !m_running);
-    m_mergeButton->setEnabled(m_list->count() >= 2 && !m_output->text().trimmed().isEmpty() && !m_running);
+    m_remove->setEnabled(!m_list->selectedItems().isEmpty() && !isRunning());
+    m_mergeButton->setEnabled(m_list->count() >= 2 && !m_output->text().trimmed().isEmpty() && !isRunning());
 }
 
 bool MergeDialog::startMerge()
 {
-    if (m_running) return false;
+    if (isRunning()) return false;
     const QStringList paths = inputs();
     const QString target = output();
     if (paths.size() < 2 || target.isEmpty()) {
@@ -264,49 +253,25 @@ bool MergeDialog::startMerge()
     }
     std::vector<std::string> parts;
     for (const QString& p : paths) parts.push_back(p.toStdString());
-    m_running = true;
+    m_job->start(tr("Writing %1").arg(target), m_interactive ? this : nullptr,
+                 [parts, password = m_password->text().toStdString(),
+                  output = target.toStdString()](core::ReadControl& control) -> BackgroundJob::Outcome {
+                     std::vector<std::string> notes;
+                     const core::Status status = writeMerge(parts, password, output, control, notes);
+                     if (!status) return {false, QString::fromStdString(app::errorText(status.error()))};
+                     QString message = tr("Wrote %1").arg(QString::fromStdString(output));
+                     for (const std::string& note : notes) message += "\n" + QString::fromStdString(note);
+                     return {true, message};
+                 });
     updateButtons();
     m_status->setText(tr("Merging %1 recordings into %2...").arg(paths.size()).arg(target));
-    m_cancel = std::make_shared<core::CancelToken>();
-    m_fraction->store(0.0);
-    if (m_interactive) {
-        m_progress = new QProgressDialog(tr("Writing %1").arg(target), tr("Cancel"), 0, 1000, this);
-        m_progress->setAttribute(Qt::WA_DeleteOnClose);
-        m_progress->setMinimumDuration(300);
-        connect(m_progress, &QProgressDialog::canceled, this, &MergeDialog::cancel);
-    }
-    m_poll->start();
-    m_pool.start([this, parts, password = m_password->text().toStdString(), output = target.toStdString(),
-                  cancel = m_cancel, fraction = m_fraction] {
-        lowerThisThreadPriority();
-        core::ReadControl control;
-        control.cancel = cancel.get();
-        control.progress = [fraction](std::uint64_t done, std::uint64_t total) {
-            if (total) fraction->store(static_cast<double>(done) / static_cast<double>(total));
-        };
-        std::vector<std::string> notes;
-        const core::Status status = writeMerge(parts, password, output, control, notes);
-        QString message = status.ok() ? tr("Wrote %1").arg(QString::fromStdString(output))
-                                      : QString::fromStdString(app::errorText(status.error()));
-        if (status.ok())
-            for (const std::string& note : notes) message += "\n" + QString::fromStdString(note);
-        QMetaObject::invokeMethod(
-            this, [this, ok = status.ok(), message] { emit mergeFinished(ok, message); }, Qt::QueuedConnection);
-    });
     return true;
 }
 
-void MergeDialog::cancel()
-{
-    if (m_running) m_cancel->cancel();
-}
+void MergeDialog::cancel() { m_job->cancel(); }
 
 void MergeDialog::onFinished(bool ok, const QString& message)
 {
-    m_running = false;
-    m_poll->stop();
-    if (m_progress) m_progress->close();
-    m_progress = nullptr;
     m_status->setText(message);
     updateButtons();
     if (!m_interactive) return;

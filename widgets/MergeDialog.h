@@ -2,23 +2,18 @@
 // (convert::MergedRecording through the CSV, MEF or EDF/BDF writer) on a background thread with progress and Cancel.
 #pragma once
 
-#include "core/TaskRunner.h"
-
 #include <QDialog>
 #include <QStringList>
-#include <QThreadPool>
-#include <atomic>
-#include <memory>
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QProgressDialog;
 class QPushButton;
-class QTimer;
 
 namespace lv::widgets {
+
+class BackgroundJob;
 
 class MergeDialog : public QDialog {
     Q_OBJECT
@@ -37,7 +32,7 @@ public:
     // Writes the merge in the background; false (with a message in the status line) when it cannot start.
     bool startMerge();
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const;
 
 signals:
     void mergeFinished(bool ok, const QString& message);
@@ -58,12 +53,7 @@ private:
     QLineEdit* m_password;
     QLabel* m_status;
     QPushButton* m_mergeButton;
-    QThreadPool m_pool;
-    std::shared_ptr<core::CancelToken> m_cancel;
-    std::shared_ptr<std::atomic<double>> m_fraction;
-    QProgressDialog* m_progress = nullptr;
-    QTimer* m_poll;
-    bool m_running = false;
+    BackgroundJob* m_job;
     bool m_interactive = true;
 };
 

@@ -40,7 +40,7 @@ private:
         const auto i = static_cast<std::int64_t>(v);
         return i - (static_cast<double>(i) > v ? 1 : 0);
     }
-    void startRun(double x, double y); // ends the current run; a NaN starts none
+    void startRun(double x, double y);  // ends the current run; a NaN starts none
     void addSpan(double y0, double y1); // in the current column
     void flushColumn();
     void segment(double x0, double y0, double x1, double y1);

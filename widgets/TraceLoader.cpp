@@ -128,6 +128,34 @@ void TraceLoader::checkOnDisk()
     });
 }
 
+namespace {
+
+struct PageShape {
+    std::size_t blocks = 0; // blocks the page covers, over its channels
+    bool narrow = true;     // every block narrower than half a column: envelopes need no decoding
+};
+
+// By binary search over each channel's blocks; the first look at a channel may decode its block list from the
+// snapshot: never on the UI thread.
+PageShape shapeOf(const view::ViewSession& session, const FrameRequest& r)
+{
+    PageShape shape;
+    const core::BlockSource& source = *session.context().source;
+    for (std::size_t c : r.channels) {
+        const core::SampleGrid grid = session.info().channels.at(c).grid();
+        const std::int64_t from = grid.firstIndexAtOrAfter(r.range.start), to = grid.firstIndexAtOrAfter(r.range.end);
+        const auto blocks = cache::blocksCovering(source, c, from, to);
+        if (blocks.end <= blocks.first) continue;
+        shape.blocks += blocks.end - blocks.first;
+        const double perColumn =
+            static_cast<double>(to - from) / static_cast<double>(std::max<std::size_t>(r.columns, 1));
+        shape.narrow = shape.narrow && source.blocks(c)[blocks.first].count <= 0.5 * perColumn;
+    }
+    return shape;
+}
+
+} // namespace
+
 std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns)
 {
     if (!m_session) return 0;
@@ -136,53 +164,35 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
     const std::uint64_t id = ++m_id;
     m_exactShown = false;
     const FrameRequest coarse{id, range, channels, columns, false, 0.0};
-    FrameRequest exact = coarse;
-    exact.exact = true;
-    // Blocks of the page, by binary search (cheap on this thread), and whether they are all narrower than half a
-    // column (then display-exact envelopes need no decoding: no coarse picture first).
-    const core::BlockSource& source = *m_session->context().source;
-    std::size_t blocks = 0;
-    bool narrow = true;
-    for (std::size_t c : channels) {
-        const core::SampleGrid grid = m_session->info().channels.at(c).grid();
-        const std::int64_t from = grid.firstIndexAtOrAfter(range.start), to = grid.firstIndexAtOrAfter(range.end);
-        const auto r = cache::blocksCovering(source, c, from, to);
-        if (r.end <= r.first) continue;
-        blocks += r.end - r.first;
-        const double perColumn =
-            static_cast<double>(to - from) / static_cast<double>(std::max<std::size_t>(columns, 1));
-        narrow = narrow && source.blocks(c)[r.first].count <= 0.5 * perColumn;
-    }
-    const std::shared_ptr<std::atomic<std::uint64_t>> latest = m_latest;
-    latest->store(id);
-    if (blocks <= kMaxPageBlocks && !narrow) {
-        // Decode the page first through the PageLoader (priority lane, prefetch, pinned; driven from the page
-        // thread), then draw it sample-exact from the cache; a coarse picture only while blocks are decoding.
-        exact.smear = 0.0;
-        cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
-        m_pagePool.start([pages, latest, guard = std::weak_ptr<Guard>(m_guard), session = m_session, cancel = m_cancel,
-                          coarse, exact] {
-            lowerThisThreadPriority();
-            if (latest->load() != exact.id) return; // the view has moved on before this page was asked for
-            auto ready = std::make_shared<std::atomic<bool>>(false);
-            // The callback runs on a scheduler worker: it must not own the session, or dropping the last reference
-            // there would destroy the scheduler from one of its own threads.
-            pages->show({exact.channels, exact.range}, [guard, weak = std::weak_ptr<view::ViewSession>(session), cancel,
-                                                        exact, ready](const auto& result) {
-                if (result.outcome == cache::Outcome::Cancelled) return;
-                ready->store(true);
-                if (auto s = weak.lock()) startFromAnyThread(guard, std::move(s), cancel, exact);
-            });
-            if (!ready->load()) startFromAnyThread(guard, session, cancel, coarse);
+    m_latest->store(id);
+    cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
+    m_pagePool.start([pages, latest = m_latest, guard = std::weak_ptr<Guard>(m_guard), session = m_session,
+                      cancel = m_cancel, coarse] {
+        lowerThisThreadPriority();
+        if (latest->load() != coarse.id) return; // the view has moved on before this page was asked for
+        FrameRequest exact = coarse;
+        exact.exact = true;
+        const PageShape shape = shapeOf(*session, coarse);
+        if (shape.blocks > kMaxPageBlocks || shape.narrow) {
+            session->scheduler().cancelView(kViewId); // the previous page's decodes are not needed any more
+            exact.smear = 0.5;                        // display-exact: peaks at most half a column off
+            if (!shape.narrow) startFromAnyThread(guard, session, cancel, coarse);
+            startFromAnyThread(guard, session, cancel, exact);
+            return;
+        }
+        // Decode the page first through the PageLoader (priority lane, prefetch, pinned), then draw it sample-exact
+        // from the cache; a coarse picture only while blocks are decoding.
+        auto ready = std::make_shared<std::atomic<bool>>(false);
+        // The callback runs on a scheduler worker: it must not own the session, or dropping the last reference
+        // there would destroy the scheduler from one of its own threads.
+        pages->show({exact.channels, exact.range}, [guard, weak = std::weak_ptr<view::ViewSession>(session), cancel,
+                                                    exact, ready](const auto& result) {
+            if (result.outcome == cache::Outcome::Cancelled) return;
+            ready->store(true);
+            if (auto s = weak.lock()) startFromAnyThread(guard, std::move(s), cancel, exact);
         });
-    } else {
-        m_pagePool.start([session = m_session] { // the previous page's decodes are not needed any more
-            session->scheduler().cancelView(kViewId);
-        });
-        exact.smear = 0.5; // display-exact: peaks at most half a column off
-        if (!narrow) startJob(coarse);
-        startJob(exact);
-    }
+        if (!ready->load()) startFromAnyThread(guard, session, cancel, coarse);
+    });
     return id;
 }
 
@@ -199,8 +209,6 @@ void TraceLoader::startFromAnyThread(const std::weak_ptr<Guard>& guard, std::sha
     // worker, which cannot join itself).
     QThreadPool::globalInstance()->start([session = std::move(session)] {});
 }
-
-void TraceLoader::startJob(const FrameRequest& request) { run(m_session, m_cancel, request); }
 
 void TraceLoader::run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
                       const FrameRequest& request)

@@ -47,7 +47,8 @@ public:
     QString path() const { return m_path; }
     void setBuildPyramid(bool on) { m_buildPyramid = on; }
 
-    // Asks for the frames of this view; returns the request's id. Earlier requests are cancelled.
+    // Asks for the frames of this view; returns the request's id at once (what the page needs is worked out on
+    // the page thread). Earlier requests are cancelled.
     std::uint64_t request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns);
     std::uint64_t currentId() const { return m_id; }
 
@@ -59,7 +60,6 @@ signals:
 
 private:
     struct Guard;
-    void startJob(const FrameRequest& request); // on the UI thread
     // Thread-safe (m_pool is): a frame job for `request`, its result delivered on the UI thread.
     void run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
              const FrameRequest& request);

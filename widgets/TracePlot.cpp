@@ -66,10 +66,7 @@ TracePlot::TracePlot(QWidget* parent)
     connect(m_plot, &QCustomPlot::mousePress, this, &TracePlot::onMousePress);
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         if (m_traces->image().isNull() || m_traces->image().size() != dataPixels()) scheduleRender();
-        if (dataColumns() != m_lastColumns) {
-            m_lastColumns = dataColumns();
-            emit columnsChanged();
-        }
+        emitColumnsIfChanged();
     });
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         if (!m_drawPending) return;
@@ -261,6 +258,13 @@ QString TracePlot::laneLabel(std::size_t lane) const
     return label;
 }
 
+void TracePlot::emitColumnsIfChanged()
+{
+    if (dataColumns() == m_lastColumns) return;
+    m_lastColumns = dataColumns();
+    emit columnsChanged();
+}
+
 void TracePlot::updateAxes()
 {
     const double lanes = static_cast<double>(std::max<std::size_t>(m_channels.size(), 1));
@@ -282,9 +286,21 @@ void TracePlot::updateAxes()
         labels.push_back({static_cast<int>(k), laneLabel(k)});
     }
     m_labels->setLabels(std::move(labels), static_cast<int>(lanes), f, m_theme.text);
+    // Room for any scale a label may show (4 digits), so that the first frame's scales do not move the traces.
+    const QFontMetrics fm(f);
+    int room = m_labels->width();
+    for (std::size_t c : m_channels)
+        if (m_info)
+            room = std::max(room, fm.horizontalAdvance(QString::fromStdString(m_info->channels.at(c).name) + "  8888 " +
+                                                       unitOf(c) + "/div"));
     const QMargins margins = m_rect->margins();
-    const int left = m_labels->width() + LaneLabels::kGap + 4;
-    if (margins.left() != left) m_rect->setMargins(QMargins(left, margins.top(), margins.right(), margins.bottom()));
+    const int left = room + LaneLabels::kGap + 4;
+    if (margins.left() == left) return;
+    m_rect->setMargins(QMargins(left, margins.top(), margins.right(), margins.bottom()));
+    // Lay out now: the next frame request must ask for the columns the traces will have.
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        m_plot->plotLayout()->update(phase);
+    emitColumnsIfChanged();
 }
 
 void TracePlot::updateBands()

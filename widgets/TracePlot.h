@@ -95,6 +95,7 @@ private:
     void scheduleRender(); // the frame's traces into an image on the render thread
     QSize dataPixels() const;
     void updateAxes();
+    void emitColumnsIfChanged();
     void updateBands();
     void updateMarkers();
     void onWheel(QWheelEvent* event);

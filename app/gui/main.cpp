@@ -1,9 +1,10 @@
 // longview: the viewer GUI. Reads the command line, shows the main window; with --screenshot it waits until the
-// exact view and the overview strip are drawn, saves the window as PNG and exits (works offscreen).
+// exact view and the overview strip are drawn, saves the window as PNG and exits (works with
 // QT_QPA_PLATFORM=offscreen).
 #include "MainWindow.h"
 #include "OverviewStrip.h"
 #include "TraceLoader.h"
+#include "TracePlot.h"
 #include "common/MemoryTuning.h"
 
 #include "core/Version.h"
@@ -12,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QPixmap>
 #include <QTimer>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 
@@ -102,6 +104,14 @@ int main(int argc, char** argv)
             QApplication::exit(kTimeout);
         });
     }
+    if (qEnvironmentVariableIsSet("LONGVIEW_REPORT_FIRST_PAINT")) // benchmarks: launch to first picture, then exit
+        QObject::connect(window.plot(), &lv::widgets::TracePlot::frameDrawn, &app, [] {
+            const auto now = std::chrono::steady_clock::now().time_since_epoch();
+            std::printf("first-paint %lld\n",
+                        static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()));
+            std::fflush(stdout);
+            QApplication::exit(kOk);
+        });
     window.show();
     if (!paths.isEmpty()) window.openPath(paths.first(), parser.value(password));
     return QApplication::exec();

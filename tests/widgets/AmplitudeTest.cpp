@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QImage>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -93,6 +94,7 @@ private slots:
     {
         QCoreApplication::setOrganizationName("LongviewTest");
         QCoreApplication::setApplicationName("longview-amplitude-test");
+        QSettings().clear(); // a remembered amplitude from an earlier run would not start at Auto
     }
 
     void aTraceSpansItsAmplitudeOverUnitsPerDivision()

@@ -230,6 +230,9 @@ void MainWindow::viewChanged()
 {
     if (!m_open) return;
     m_settled = false;
+    // Ask first (it only queues work): the frame is computed while the plot redraws what it has at the new place.
+    m_requestTimer->stop();
+    requestFrames();
     m_plot->setView(m_view.range(), m_channels);
     m_overview->setWindow(m_view.range());
     const bool whole = m_view.range() == m_view.bounds();
@@ -241,7 +244,6 @@ void MainWindow::viewChanged()
     m_pageCombo->setPlaceholderText(formatDuration(m_view.span()));
     m_pageCombo->setCurrentIndex(preset);
     m_stateLabel->setText(tr("%1 on screen  ·  loading").arg(formatDuration(m_view.span())));
-    m_requestTimer->start();
 }
 
 void MainWindow::requestFrames()

@@ -94,7 +94,7 @@ bool BlockCache::pinned(const BlockKey& key) const
 
 void BlockCache::evict()
 {
-    for (auto it = m_lru.end(); m_stats.bytes > m_budget && it != m_lru.begin();) {
+    for (auto it = m_lru.end(); m_stats.bytes + m_stats.reserved > m_budget && it != m_lru.begin();) {
         --it;
         if (pinned(*it)) continue;
         auto entry = m_entries.find(*it);
@@ -126,10 +126,35 @@ std::size_t BlockCache::budget() const
     return m_budget;
 }
 
+bool BlockCache::reserve(std::uint64_t owner, std::size_t bytes, bool force)
+{
+    std::lock_guard lock(m_mutex);
+    if (!force && m_stats.reserved + bytes > m_budget / 2) return false;
+    m_reserved[owner] += bytes;
+    m_stats.reserved += bytes;
+    evict();
+    return true;
+}
+
+void BlockCache::release(std::uint64_t owner)
+{
+    std::lock_guard lock(m_mutex);
+    releaseLocked(owner);
+}
+
+void BlockCache::releaseLocked(std::uint64_t owner)
+{
+    if (auto it = m_reserved.find(owner); it != m_reserved.end()) {
+        m_stats.reserved -= it->second;
+        m_reserved.erase(it);
+    }
+}
+
 void BlockCache::forget(std::uint64_t recording)
 {
     std::lock_guard lock(m_mutex);
     m_pins.erase(recording);
+    releaseLocked(recording);
     for (auto it = m_lru.begin(); it != m_lru.end();) {
         if (it->recording != recording) {
             ++it;

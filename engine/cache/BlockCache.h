@@ -36,7 +36,8 @@ struct CacheStats {
     std::uint64_t misses = 0;      // decodes started
     std::uint64_t sharedWaits = 0; // requests that waited for another caller's decode of the same block
     std::uint64_t evictions = 0;
-    std::size_t bytes = 0;
+    std::size_t bytes = 0;    // decoded blocks held, bookkeeping included
+    std::size_t reserved = 0; // memory held outside the cache but counted in its budget (pyramids)
     std::size_t entries = 0;
 };
 
@@ -57,7 +58,12 @@ public:
     void pin(std::uint64_t recording, std::vector<BlockRange> ranges);
     void setBudget(std::size_t bytes);
     std::size_t budget() const;
-    void forget(std::uint64_t recording); // a closed recording: its blocks and pins go
+    // Counts `bytes` more that `owner` (a recording's pyramid) holds outside the cache against the budget; blocks
+    // are evicted to make room. Refused (false) when all owners' reservations would pass half the budget, unless
+    // `force` (small fixed structures).
+    bool reserve(std::uint64_t owner, std::size_t bytes, bool force = false);
+    void release(std::uint64_t owner);    // drops all of owner's reservation
+    void forget(std::uint64_t recording); // a closed recording: its blocks, pins and reservation go
     CacheStats stats() const;
 
 private:
@@ -66,6 +72,7 @@ private:
     bool pinned(const BlockKey& key) const;
     void insert(const BlockKey& key, BlockData data);
     void evict();
+    void releaseLocked(std::uint64_t owner);
     static std::size_t bytesOf(const BlockData& data);
 
     mutable std::mutex m_mutex;
@@ -74,6 +81,7 @@ private:
     std::list<BlockKey> m_lru; // most recent first
     std::map<BlockKey, std::shared_ptr<InFlight>> m_inFlight;
     std::map<std::uint64_t, std::vector<BlockRange>> m_pins;
+    std::map<std::uint64_t, std::size_t> m_reserved;
     CacheStats m_stats;
 };
 

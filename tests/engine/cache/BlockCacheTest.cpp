@@ -1,5 +1,5 @@
 // The block cache: LRU eviction within the byte budget, pinning, one decode for concurrent requests, errors not
-// cached, forgetting a recording.
+// cached, forgetting a recording, memory reserved outside the cache (pyramids) counted in the budget.
 #include "cache/BlockCache.h"
 
 #include <atomic>
@@ -101,6 +101,27 @@ TEST(BlockCache, ForgettingARecordingDropsOnlyItsBlocks)
     EXPECT_EQ(cache.peek({1, 0, 0}), nullptr);
     EXPECT_NE(cache.peek({2, 0, 0}), nullptr);
     EXPECT_EQ(cache.stats().bytes, kEntryBytes);
+}
+
+TEST(BlockCache, ReservedBytesCountInTheBudgetUpToHalfOfIt)
+{
+    BlockCache cache(4 * kEntryBytes);
+    for (std::uint64_t b : {1, 2, 3, 4}) ASSERT_TRUE(cache.get({7, 0, b}, filled(1)).ok());
+    EXPECT_TRUE(cache.reserve(7, kEntryBytes)); // room is made: the oldest block goes
+    EXPECT_EQ(cache.peek({7, 0, 1}), nullptr);
+    EXPECT_EQ(cache.stats().entries, 3u);
+    EXPECT_TRUE(cache.reserve(8, kEntryBytes)); // reservations of every owner share half the budget
+    EXPECT_FALSE(cache.reserve(7, 1));
+    EXPECT_EQ(cache.stats().entries, 2u);
+    EXPECT_LE(cache.stats().bytes + cache.stats().reserved, cache.budget());
+    EXPECT_TRUE(cache.reserve(7, 10, true)); // forced: counted even past half the budget
+    EXPECT_EQ(cache.stats().reserved, 2 * kEntryBytes + 10);
+    EXPECT_EQ(cache.stats().entries, 1u);
+    cache.release(8);
+    EXPECT_EQ(cache.stats().reserved, kEntryBytes + 10);
+    cache.forget(7); // a closed recording's reservation goes with its blocks
+    EXPECT_EQ(cache.stats().reserved, 0u);
+    EXPECT_EQ(cache.stats().entries, 0u);
 }
 
 } // namespace

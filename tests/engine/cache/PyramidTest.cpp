@@ -1,5 +1,6 @@
 // Pyramid bins against brute force: summaries of decoded blocks, envelopes from bins equal to min/max over the
-// samples with exact NaN flags (also inside blocks that have stored extrema), and the file round trip.
+// samples with exact NaN flags (also inside blocks that have stored extrema), the file round trip, and the
+// pyramid's memory counted in the cache budget.
 #include "cache/Pyramid.h"
 
 #include "MemorySource.h"
@@ -128,6 +129,34 @@ TEST(Pyramid, SavedAndLoadedSummariesAreKeptOnlyForUnchangedChannels)
         EXPECT_FALSE(status.ok()) << at;
         EXPECT_EQ(p.builtBlocks(), 0u) << at;
     }
+}
+
+TEST(Pyramid, ItsMemoryCountsInTheCacheBudgetAndStaysWithinHalfOfIt)
+{
+    MemorySource source;
+    fill(source);
+    const std::size_t budget = 24 << 10;
+    BlockCache cache(budget);
+    Pyramid pyramid(source, 1, 16);
+    pyramid.chargeTo(cache, 1);
+    const ViewContext view{&source, &cache, 1, &pyramid};
+    for (std::size_t b = 0; b < source.spans.size(); ++b) {
+        ASSERT_TRUE(fetchBlock(view, 0, b, {}).ok());
+        const CacheStats s = cache.stats();
+        ASSERT_EQ(s.reserved, pyramid.bytes()) << b;
+        ASSERT_LE(s.bytes + s.reserved, budget) << b; // nothing pinned: blocks and pyramid within the budget
+    }
+    EXPECT_LE(pyramid.bytes(), budget / 2);
+    EXPECT_GT(pyramid.builtBlocks(), 0u);
+    EXPECT_LT(pyramid.builtBlocks(), source.spans.size()); // the rest was refused room
+    for (std::size_t b = 0; b < source.spans.size(); ++b)
+        if (auto bins = pyramid.find(0, b)) {
+            const auto& s = source.spans[b];
+            const BlockSummary want = summarize(std::span(source.grid).subspan(s.first, s.count), 16);
+            EXPECT_TRUE(std::ranges::equal(bins->minimum, want.minimum)) << b;
+            EXPECT_TRUE(std::ranges::equal(bins->maximum, want.maximum)) << b;
+            EXPECT_TRUE(std::ranges::equal(bins->hasNaN, want.hasNaN)) << b;
+        }
 }
 
 } // namespace

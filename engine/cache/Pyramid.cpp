@@ -1,6 +1,7 @@
 // Block summaries in chunks of bins under one mutex, charged to the cache budget; saved as "LVPYR001" + zstd.
 #include "cache/Pyramid.h"
 
+#include "cache/ZstdFileReader.h"
 #include "core/ByteFields.h"
 #include "io/ByteSource.h"
 #include "io/WritableFile.h"
@@ -209,48 +210,62 @@ core::Status Pyramid::save(const std::string& file) const
     return io::replaceFile(file, out, false);
 }
 
-core::Status Pyramid::load(const std::string& file)
+// One pass over the file's frame: checks its structure and, with `keep`, stores the summaries of channels
+// whose block lists are unchanged. Memory: one block's bins at a time.
+bool Pyramid::readFrame(ZstdFileReader& in, bool keep)
 {
-    auto bytes = io::readFile(file);
-    if (!bytes) return bytes.error();
-    const auto damaged = [&] { return makeError(ErrorCode::Corrupt, "damaged or old pyramid file", file); };
-    if (bytes->size() < 12 || std::memcmp(bytes->data(), kMagic, sizeof kMagic) != 0 ||
-        core::le::load<std::uint32_t>(bytes->data() + 8) != 1)
-        return damaged();
-    const unsigned long long size = ZSTD_getFrameContentSize(bytes->data() + 12, bytes->size() - 12);
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 32)) return damaged();
-    std::vector<std::uint8_t> payload(size);
-    if (ZSTD_decompress(payload.data(), payload.size(), bytes->data() + 12, bytes->size() - 12) != size)
-        return damaged();
-    core::ByteReader in{payload};
-    if (in.get<std::uint32_t>() != m_bin || in.get<std::uint64_t>() != m_channels.size()) return damaged();
-    std::vector<std::vector<std::pair<std::size_t, BlockSummary>>> found(m_channels.size());
-    for (std::size_t c = 0; c < m_channels.size() && in.ok; ++c) {
-        const auto hash = in.get<std::uint64_t>();
-        const auto built = in.get<std::uint64_t>();
-        if (!in.fits(built * 12)) break;
-        const bool same = built > 0 && hash == shapeHash(c);
-        const std::size_t blocks = m_source.blocks(c).size();
-        for (std::uint64_t i = 0; i < built && in.ok; ++i) {
-            const auto b = in.get<std::uint64_t>();
-            const auto bins = in.get<std::uint32_t>();
-            if (!in.fits(std::uint64_t{bins} * 9)) break;
-            BlockSummary s;
-            s.minimum.resize(bins), s.maximum.resize(bins);
-            for (std::uint32_t k = 0; k < bins; ++k)
-                s.minimum[k] = in.get<std::int32_t>(), s.maximum[k] = in.get<std::int32_t>();
-            s.hasNaN.assign(payload.begin() + static_cast<std::ptrdiff_t>(in.at),
-                            payload.begin() + static_cast<std::ptrdiff_t>(in.at + bins));
-            in.at += bins;
+    const auto get = [&in]<typename T>(T& v) {
+        std::uint8_t b[sizeof(T)];
+        if (!in.read(b, sizeof b)) return false;
+        v = core::le::load<T>(b);
+        return true;
+    };
+    std::uint32_t bin = 0;
+    std::uint64_t channels = 0;
+    if (!get(bin) || !get(channels) || bin != m_bin || channels != m_channels.size()) return false;
+    BlockSummary s;
+    std::vector<std::uint8_t> pairs;
+    for (std::size_t c = 0; c < m_channels.size(); ++c) {
+        std::uint64_t hash = 0, built = 0;
+        if (!get(hash) || !get(built)) return false;
+        const bool same = keep && built > 0 && hash == shapeHash(c);
+        const std::span<const core::BlockSpan> blocks = same ? m_source.blocks(c) : std::span<const core::BlockSpan>();
+        for (std::uint64_t i = 0; i < built; ++i) {
+            std::uint64_t b = 0;
+            std::uint32_t bins = 0;
+            if (!get(b) || !get(bins)) return false;
+            if (!same || b >= blocks.size() || bins != (blocks[b].count + m_bin - 1) / m_bin) {
+                if (!in.skip(std::size_t{bins} * 9)) return false;
+                continue;
+            }
+            pairs.resize(std::size_t{bins} * 8);
+            s.minimum.resize(bins), s.maximum.resize(bins), s.hasNaN.resize(bins);
+            if (!in.read(pairs.data(), pairs.size()) || !in.read(s.hasNaN.data(), bins)) return false;
+            for (std::uint32_t k = 0; k < bins; ++k) {
+                s.minimum[k] = core::le::load<std::int32_t>(&pairs[8 * k]);
+                s.maximum[k] = core::le::load<std::int32_t>(&pairs[8 * k + 4]);
+            }
             s.anyNaN = std::any_of(s.hasNaN.begin(), s.hasNaN.end(), [](std::uint8_t f) { return f != 0; });
-            const std::uint32_t count = b < blocks ? m_source.blocks(c)[b].count : 0;
-            if (same && b < blocks && bins == (count + m_bin - 1) / m_bin) found[c].emplace_back(b, std::move(s));
+            std::lock_guard lock(m_mutex);
+            store(channel(c), b, s);
         }
     }
-    if (!in.ok || in.at != payload.size()) return damaged();
-    std::lock_guard lock(m_mutex);
-    for (std::size_t c = 0; c < found.size(); ++c)
-        for (const auto& [b, s] : found[c]) store(channel(c), b, s);
+    return in.atEnd();
+}
+
+core::Status Pyramid::load(const std::string& file)
+{
+    auto opened = io::openFile(file);
+    if (!opened) return opened.error();
+    const io::ByteSourcePtr source = *opened;
+    const auto damaged = [&] { return makeError(ErrorCode::Corrupt, "damaged or old pyramid file", file); };
+    std::uint8_t head[12];
+    if (source->size() < 12 || !source->readAt(0, head) || std::memcmp(head, kMagic, sizeof kMagic) != 0 ||
+        core::le::load<std::uint32_t>(head + 8) != 1)
+        return damaged();
+    // First the whole frame is checked (its content checksum is at its end), then read again into the pyramid.
+    if (ZstdFileReader check(source, 12); !readFrame(check, false)) return damaged();
+    if (ZstdFileReader in(source, 12); !readFrame(in, true)) return damaged();
     return {};
 }
 

@@ -17,6 +17,8 @@
 
 namespace lv::cache {
 
+class ZstdFileReader;
+
 // One decoded block summarised: bin k covers the block's samples [k * binSamples, (k + 1) * binSamples).
 struct BlockSummary {
     std::vector<std::int32_t> minimum; // per bin, stored counts; INT32_MAX / INT32_MIN for a bin of only NaN
@@ -56,7 +58,9 @@ public:
 
     // The file keeps, per channel, a hash of its block list: a channel whose blocks changed is dropped on load.
     core::Status save(const std::string& file) const;
-    core::Status load(const std::string& file); // merges the file's summaries of unchanged channels
+    // Merges the file's summaries of unchanged channels; the file is streamed (checked whole first, then read
+    // again into the pyramid), never held in memory.
+    core::Status load(const std::string& file);
 
 private:
     struct Channel;
@@ -64,6 +68,7 @@ private:
     void store(Channel& ch, std::size_t block, const BlockSummary& s); // m_mutex held
     bool charge(std::size_t bytes, bool force) const;                  // m_mutex held
     std::uint64_t shapeHash(std::size_t c) const;
+    bool readFrame(ZstdFileReader& in, bool keep);
 
     const core::BlockSource& m_source;
     std::uint32_t m_bin;

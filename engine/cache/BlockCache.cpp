@@ -21,10 +21,12 @@ BlockCache::BlockCache(std::size_t budgetBytes) : m_budget(budgetBytes) {}
 
 BlockCache::~BlockCache() = default;
 
-std::size_t BlockCache::bytesOf(const BlockData& data)
+std::size_t BlockCache::entryBytes(std::size_t samples)
 {
-    return data->capacity() * sizeof(std::int32_t) + sizeof(std::vector<std::int32_t>) + 64; // 64: bookkeeping
+    return BlockMemory::footprint(samples * sizeof(std::int32_t)) + kEntryOverhead;
 }
+
+std::size_t BlockCache::bytesOf(const BlockData& data) { return entryBytes(data->capacity()); }
 
 core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& decode)
 {
@@ -46,14 +48,14 @@ core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& deco
         m_inFlight.emplace(key, flight);
         ++m_stats.misses;
     }
-    core::Result<std::vector<std::int32_t>> decoded = core::makeError(core::ErrorCode::Io, "decoding failed");
+    core::Result<BlockSamples> decoded = core::makeError(core::ErrorCode::Io, "decoding failed");
     try {
         decoded = decode();
     } catch (const std::exception& e) { // waiters must never hang on a decode that threw
         decoded = core::makeError(core::ErrorCode::Io, std::string("decoding failed: ") + e.what());
     }
     core::Result<BlockData> result =
-        decoded ? core::Result<BlockData>(std::make_shared<const std::vector<std::int32_t>>(std::move(*decoded)))
+        decoded ? core::Result<BlockData>(std::make_shared<const BlockSamples>(std::move(*decoded)))
                 : core::Result<BlockData>(decoded.error());
     {
         std::lock_guard lock(m_mutex);

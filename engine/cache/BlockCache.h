@@ -2,6 +2,7 @@
 // block share a single decode; blocks in a pinned range are never evicted.
 #pragma once
 
+#include "cache/BlockMemory.h"
 #include "core/Error.h"
 
 #include <compare>
@@ -15,7 +16,7 @@
 
 namespace lv::cache {
 
-using BlockData = std::shared_ptr<const std::vector<std::int32_t>>;
+using BlockData = std::shared_ptr<const BlockSamples>;
 
 struct BlockKey {
     std::uint64_t recording = 0; // an id the caller gives each open recording
@@ -43,7 +44,9 @@ struct CacheStats {
 
 class BlockCache {
 public:
-    using Decoder = std::function<core::Result<std::vector<std::int32_t>>()>;
+    static constexpr std::size_t kEntryOverhead = 256;  // per block: control block, map and list nodes
+    static std::size_t entryBytes(std::size_t samples); // what a block of `samples` counts: pages + overhead
+    using Decoder = std::function<core::Result<BlockSamples>()>;
 
     explicit BlockCache(std::size_t budgetBytes);
     ~BlockCache();

@@ -11,13 +11,13 @@ namespace lv::cache {
 namespace {
 
 constexpr std::size_t kSamples = 1000;
-constexpr std::size_t kEntryBytes = kSamples * 4 + sizeof(std::vector<std::int32_t>) + 64;
+const std::size_t kEntryBytes = BlockMemory::footprint(kSamples * 4) + BlockCache::kEntryOverhead;
 
 BlockCache::Decoder filled(std::int32_t value, std::atomic<int>* calls = nullptr)
 {
-    return [=]() -> core::Result<std::vector<std::int32_t>> {
+    return [=]() -> core::Result<BlockSamples> {
         if (calls) ++*calls;
-        return std::vector<std::int32_t>(kSamples, value);
+        return BlockSamples(kSamples, value);
     };
 }
 
@@ -54,10 +54,10 @@ TEST(BlockCache, ConcurrentRequestsForOneBlockShareOneDecode)
     BlockCache cache(100 * kEntryBytes);
     std::atomic<int> calls{0};
     std::atomic<bool> go{false};
-    auto slow = [&]() -> core::Result<std::vector<std::int32_t>> {
+    auto slow = [&]() -> core::Result<BlockSamples> {
         ++calls;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        return std::vector<std::int32_t>(kSamples, 5);
+        return BlockSamples(kSamples, 5);
     };
     std::vector<BlockData> got(8);
     std::vector<std::thread> threads;
@@ -80,7 +80,7 @@ TEST(BlockCache, FailedDecodesAreReturnedNotCached)
 {
     BlockCache cache(10 * kEntryBytes);
     std::atomic<int> calls{0};
-    auto failing = [&]() -> core::Result<std::vector<std::int32_t>> {
+    auto failing = [&]() -> core::Result<BlockSamples> {
         ++calls;
         return core::makeError(core::ErrorCode::CrcMismatch, "block CRC mismatch", "x.tdat", 1024);
     };

@@ -28,8 +28,9 @@ std::size_t BlockCache::entryBytes(std::size_t samples)
 
 std::size_t BlockCache::bytesOf(const BlockData& data) { return entryBytes(data->capacity()); }
 
-core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& decode)
+core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& decode, std::size_t expectedSamples)
 {
+    const std::size_t expected = expectedSamples ? entryBytes(expectedSamples) : 0;
     std::shared_ptr<InFlight> flight;
     {
         std::unique_lock lock(m_mutex);
@@ -47,6 +48,8 @@ core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& deco
         flight = std::make_shared<InFlight>();
         m_inFlight.emplace(key, flight);
         ++m_stats.misses;
+        m_stats.inFlight += expected; // room is made for the block before it is decoded
+        evict();
     }
     core::Result<BlockSamples> decoded = core::makeError(core::ErrorCode::Io, "decoding failed");
     try {
@@ -60,6 +63,7 @@ core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& deco
     {
         std::lock_guard lock(m_mutex);
         m_inFlight.erase(key);
+        m_stats.inFlight -= expected;
         if (result) insert(key, *result);
     }
     flight->promise.set_value(result);
@@ -96,7 +100,8 @@ bool BlockCache::pinned(const BlockKey& key) const
 
 void BlockCache::evict()
 {
-    for (auto it = m_lru.end(); m_stats.bytes + m_stats.reserved > m_budget && it != m_lru.begin();) {
+    for (auto it = m_lru.end();
+         m_stats.bytes + m_stats.reserved + m_stats.inFlight > m_budget && it != m_lru.begin();) {
         --it;
         if (pinned(*it)) continue;
         auto entry = m_entries.find(*it);

@@ -39,6 +39,7 @@ struct CacheStats {
     std::uint64_t evictions = 0;
     std::size_t bytes = 0;    // decoded blocks held, bookkeeping included
     std::size_t reserved = 0; // memory held outside the cache but counted in its budget (pyramids)
+    std::size_t inFlight = 0; // blocks being decoded (when their size was given)
     std::size_t entries = 0;
 };
 
@@ -52,8 +53,9 @@ public:
     ~BlockCache();
 
     // The block, from the cache or decoded now by `decode` (run on the calling thread, outside the lock).
-    // A failed decode is returned to every caller waiting for it and is not cached.
-    core::Result<BlockData> get(const BlockKey& key, const Decoder& decode);
+    // A failed decode is returned to every caller waiting for it and is not cached. `expectedSamples`, when
+    // known, counts the block in the budget while it is decoded.
+    core::Result<BlockData> get(const BlockKey& key, const Decoder& decode, std::size_t expectedSamples = 0);
     // The block if it is cached (counts as a use), else nullptr.
     BlockData peek(const BlockKey& key);
 

@@ -27,7 +27,9 @@ BlockKey keyOf(const ViewContext& view, std::size_t channel, std::size_t block)
 core::Result<BlockData> fetchBlock(const ViewContext& view, std::size_t channel, std::size_t block,
                                    const core::ReadControl& control)
 {
-    return view.cache->get(keyOf(view, channel, block), [&] { return decode(view, channel, block, control); });
+    return view.cache->get(
+        keyOf(view, channel, block), [&] { return decode(view, channel, block, control); },
+        view.source->blocks(channel)[block].count);
 }
 
 core::Result<BlockData> fetchBlockUncached(const ViewContext& view, std::size_t channel, std::size_t block,

@@ -1,9 +1,11 @@
 // The block cache: LRU eviction within the byte budget, pinning, one decode for concurrent requests, errors not
-// cached, forgetting a recording, memory reserved outside the cache (pyramids) counted in the budget.
+// cached, forgetting a recording, memory reserved outside the cache (pyramids) and blocks being decoded counted
+// in the budget.
 #include "cache/BlockCache.h"
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <gtest/gtest.h>
 #include <thread>
 
@@ -122,6 +124,31 @@ TEST(BlockCache, ReservedBytesCountInTheBudgetUpToHalfOfIt)
     cache.forget(7); // a closed recording's reservation goes with its blocks
     EXPECT_EQ(cache.stats().reserved, 0u);
     EXPECT_EQ(cache.stats().entries, 0u);
+}
+
+TEST(BlockCache, ABlockBeingDecodedCountsInTheBudget)
+{
+    BlockCache cache(2 * kEntryBytes);
+    for (std::uint64_t b : {1, 2}) ASSERT_TRUE(cache.get({7, 0, b}, filled(1)).ok());
+    std::promise<void> started, release;
+    std::shared_future<void> gate = release.get_future().share();
+    std::thread decoder([&] {
+        auto slow = [&]() -> core::Result<BlockSamples> {
+            started.set_value();
+            gate.wait();
+            return BlockSamples(kSamples, 3);
+        };
+        EXPECT_TRUE(cache.get({7, 0, 3}, slow, kSamples).ok());
+    });
+    started.get_future().wait();
+    EXPECT_EQ(cache.stats().inFlight, kEntryBytes);
+    EXPECT_EQ(cache.stats().entries, 1u); // room was made before decoding
+    EXPECT_EQ(cache.peek({7, 0, 1}), nullptr);
+    release.set_value();
+    decoder.join();
+    EXPECT_EQ(cache.stats().inFlight, 0u);
+    EXPECT_EQ(cache.stats().entries, 2u);
+    EXPECT_LE(cache.stats().bytes, cache.budget());
 }
 
 } // namespace

@@ -2,13 +2,12 @@
 #include "cache/Pyramid.h"
 
 #include "cache/ZstdFileReader.h"
+#include "cache/ZstdFileWriter.h"
 #include "core/ByteFields.h"
 #include "io/ByteSource.h"
-#include "io/WritableFile.h"
 
 #include <algorithm>
 #include <cstring>
-#include <zstd.h>
 
 namespace lv::cache {
 
@@ -176,38 +175,43 @@ std::uint64_t Pyramid::shapeHash(std::size_t c) const
     return h;
 }
 
+// Serialised channel by channel (under the lock) and handed to the compressor in pieces: the save holds about
+// one channel's bins, never the whole content or file.
 core::Status Pyramid::save(const std::string& file) const
 {
+    std::uint8_t head[12];
+    std::memcpy(head, kMagic, sizeof kMagic);
+    core::le::store<std::uint32_t>(head + 8, 1);
+    auto out = ZstdFileWriter::create(file, head, 1);
+    if (!out) return out.error();
     core::ByteWriter w;
     w.put<std::uint32_t>(m_bin);
     w.put<std::uint64_t>(m_channels.size());
-    std::lock_guard lock(m_mutex);
     for (std::size_t c = 0; c < m_channels.size(); ++c) {
-        const Channel* ch = m_channels[c].get();
-        const std::uint64_t built = ch ? ch->built : 0;
-        w.put<std::uint64_t>(built ? shapeHash(c) : 0);
-        w.put<std::uint64_t>(built);
-        for (std::size_t b = 0; built && b < ch->state.size(); ++b) {
-            if (!ch->state[b]) continue;
-            w.put<std::uint64_t>(b);
-            w.put<std::uint32_t>(static_cast<std::uint32_t>(ch->firstBin[b + 1] - ch->firstBin[b]));
-            const BlockBins bins = ch->bins(b);
-            for (std::size_t k = 0; k < bins.minimum.size(); ++k) w.put(bins.minimum[k]), w.put(bins.maximum[k]);
-            w.bytes(bins.hasNaN.data(), bins.hasNaN.size());
+        {
+            std::lock_guard lock(m_mutex);
+            writeChannel(w, c);
         }
+        LV_TRY((*out)->write(w.b));
+        w.b.clear();
     }
-    const std::vector<std::uint8_t>& o = w.b;
-    std::vector<std::uint8_t> out(12 + ZSTD_compressBound(o.size()));
-    std::memcpy(out.data(), kMagic, sizeof kMagic);
-    core::le::store<std::uint32_t>(&out[8], 1);
-    ZSTD_CCtx* cctx = ZSTD_createCCtx(); // with a content checksum: a damaged file never loads
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-    const std::size_t packed = ZSTD_compress2(cctx, out.data() + 12, out.size() - 12, o.data(), o.size());
-    ZSTD_freeCCtx(cctx);
-    if (ZSTD_isError(packed)) return makeError(ErrorCode::Io, "cannot compress the pyramid", file);
-    out.resize(12 + packed);
-    return io::replaceFile(file, out, false);
+    return (*out)->commit();
+}
+
+void Pyramid::writeChannel(core::ByteWriter& w, std::size_t c) const
+{
+    const Channel* ch = m_channels[c].get();
+    const std::uint64_t built = ch ? ch->built : 0;
+    w.put<std::uint64_t>(built ? shapeHash(c) : 0);
+    w.put<std::uint64_t>(built);
+    for (std::size_t b = 0; built && b < ch->state.size(); ++b) {
+        if (!ch->state[b]) continue;
+        w.put<std::uint64_t>(b);
+        w.put<std::uint32_t>(static_cast<std::uint32_t>(ch->firstBin[b + 1] - ch->firstBin[b]));
+        const BlockBins bins = ch->bins(b);
+        for (std::size_t k = 0; k < bins.minimum.size(); ++k) w.put(bins.minimum[k]), w.put(bins.maximum[k]);
+        w.bytes(bins.hasNaN.data(), bins.hasNaN.size());
+    }
 }
 
 // One pass over the file's frame: checks its structure and, with `keep`, stores the summaries of channels

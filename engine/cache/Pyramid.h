@@ -5,6 +5,7 @@
 
 #include "cache/BlockCache.h"
 #include "core/BlockSource.h"
+#include "core/ByteFields.h"
 #include "core/Error.h"
 
 #include <cstdint>
@@ -57,6 +58,7 @@ public:
     void chargeTo(BlockCache& cache, std::uint64_t owner);
 
     // The file keeps, per channel, a hash of its block list: a channel whose blocks changed is dropped on load.
+    // Written streamed (a channel at a time) to a temporary file renamed over `file`.
     core::Status save(const std::string& file) const;
     // Merges the file's summaries of unchanged channels; the file is streamed (checked whole first, then read
     // again into the pyramid), never held in memory.
@@ -69,6 +71,7 @@ private:
     bool charge(std::size_t bytes, bool force) const;                  // m_mutex held
     std::uint64_t shapeHash(std::size_t c) const;
     bool readFrame(ZstdFileReader& in, bool keep);
+    void writeChannel(core::ByteWriter& w, std::size_t c) const; // m_mutex held
 
     const core::BlockSource& m_source;
     std::uint32_t m_bin;

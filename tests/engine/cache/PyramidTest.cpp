@@ -159,8 +159,8 @@ TEST(Pyramid, ItsMemoryCountsInTheCacheBudgetAndStaysWithinHalfOfIt)
         }
 }
 
-// A source of 4000 blocks of 100 samples (one per grid bin with bins of one sample): a file of megabytes, read in
-// many pieces.
+// A source of 4000 blocks of 100 samples (one per grid bin with bins of one sample): a file of megabytes, written
+// and read in many pieces.
 TEST(Pyramid, ALargeFileStreamsBackToTheSameBins)
 {
     MemorySource source;
@@ -177,7 +177,10 @@ TEST(Pyramid, ALargeFileStreamsBackToTheSameBins)
     lv::test::TempDir dir;
     const std::string file = (dir.path() / "p.lvpyr").string();
     ASSERT_TRUE(pyramid.save(file).ok());
+    ASSERT_TRUE(pyramid.save(file).ok()); // written in pieces beside the file and renamed over it
     ASSERT_GT(std::filesystem::file_size(file), 1u << 20);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1); // no temporary file left
+    EXPECT_FALSE(pyramid.save((dir.path() / "missing" / "p.lvpyr").string()).ok());   // an error, not a throw
 
     Pyramid loaded(source, 1, 1);
     ASSERT_TRUE(loaded.load(file).ok());

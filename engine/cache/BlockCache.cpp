@@ -21,13 +21,16 @@ BlockCache::BlockCache(std::size_t budgetBytes) : m_budget(budgetBytes) {}
 
 BlockCache::~BlockCache() = default;
 
-std::size_t BlockCache::bytesOf(const BlockData& data)
+std::size_t BlockCache::entryBytes(std::size_t samples)
 {
-    return data->capacity() * sizeof(std::int32_t) + sizeof(std::vector<std::int32_t>) + 64; // 64: bookkeeping
+    return BlockMemory::footprint(samples * sizeof(std::int32_t)) + kEntryOverhead;
 }
 
-core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& decode)
+std::size_t BlockCache::bytesOf(const BlockData& data) { return entryBytes(data->capacity()); }
+
+core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& decode, std::size_t expectedSamples)
 {
+    const std::size_t expected = expectedSamples ? entryBytes(expectedSamples) : 0;
     std::shared_ptr<InFlight> flight;
     {
         std::unique_lock lock(m_mutex);
@@ -45,19 +48,22 @@ core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& deco
         flight = std::make_shared<InFlight>();
         m_inFlight.emplace(key, flight);
         ++m_stats.misses;
+        m_stats.inFlight += expected; // room is made for the block before it is decoded
+        evict();
     }
-    core::Result<std::vector<std::int32_t>> decoded = core::makeError(core::ErrorCode::Io, "decoding failed");
+    core::Result<BlockSamples> decoded = core::makeError(core::ErrorCode::Io, "decoding failed");
     try {
         decoded = decode();
     } catch (const std::exception& e) { // waiters must never hang on a decode that threw
         decoded = core::makeError(core::ErrorCode::Io, std::string("decoding failed: ") + e.what());
     }
     core::Result<BlockData> result =
-        decoded ? core::Result<BlockData>(std::make_shared<const std::vector<std::int32_t>>(std::move(*decoded)))
+        decoded ? core::Result<BlockData>(std::make_shared<const BlockSamples>(std::move(*decoded)))
                 : core::Result<BlockData>(decoded.error());
     {
         std::lock_guard lock(m_mutex);
         m_inFlight.erase(key);
+        m_stats.inFlight -= expected;
         if (result) insert(key, *result);
     }
     flight->promise.set_value(result);
@@ -94,7 +100,8 @@ bool BlockCache::pinned(const BlockKey& key) const
 
 void BlockCache::evict()
 {
-    for (auto it = m_lru.end(); m_stats.bytes > m_budget && it != m_lru.begin();) {
+    for (auto it = m_lru.end();
+         m_stats.bytes + m_stats.reserved + m_stats.inFlight > m_budget && it != m_lru.begin();) {
         --it;
         if (pinned(*it)) continue;
         auto entry = m_entries.find(*it);
@@ -126,10 +133,35 @@ std::size_t BlockCache::budget() const
     return m_budget;
 }
 
+bool BlockCache::reserve(std::uint64_t owner, std::size_t bytes, bool force)
+{
+    std::lock_guard lock(m_mutex);
+    if (!force && m_stats.reserved + bytes > m_budget / 2) return false;
+    m_reserved[owner] += bytes;
+    m_stats.reserved += bytes;
+    evict();
+    return true;
+}
+
+void BlockCache::release(std::uint64_t owner)
+{
+    std::lock_guard lock(m_mutex);
+    releaseLocked(owner);
+}
+
+void BlockCache::releaseLocked(std::uint64_t owner)
+{
+    if (auto it = m_reserved.find(owner); it != m_reserved.end()) {
+        m_stats.reserved -= it->second;
+        m_reserved.erase(it);
+    }
+}
+
 void BlockCache::forget(std::uint64_t recording)
 {
     std::lock_guard lock(m_mutex);
     m_pins.erase(recording);
+    releaseLocked(recording);
     for (auto it = m_lru.begin(); it != m_lru.end();) {
         if (it->recording != recording) {
             ++it;

@@ -17,8 +17,7 @@ void merge(EnvelopeColumn& c, std::int32_t lo, std::int32_t hi)
 }
 
 // Scans decoded samples [from, to) (grid indices) of a block that starts at `blockFirst`.
-void scan(EnvelopeColumn& c, const std::vector<std::int32_t>& samples, std::int64_t blockFirst, std::int64_t from,
-          std::int64_t to)
+void scan(EnvelopeColumn& c, const BlockSamples& samples, std::int64_t blockFirst, std::int64_t from, std::int64_t to)
 {
     for (std::int64_t i = from; i < to; ++i) {
         const std::int32_t v = samples[static_cast<std::size_t>(i - blockFirst)];

@@ -77,7 +77,8 @@ void PageLoader::dropPassed(const Page& page, int direction)
     }
 }
 
-// Pages ahead: enough that decoding keeps up with the paging interval, within half the cache budget.
+// Pages ahead: enough that decoding keeps up with the paging interval, within half the cache budget left for
+// blocks (what pyramids reserve is not).
 int PageLoader::depth(std::size_t pageBlocks) const
 {
     const SchedulerStats s = m_scheduler.stats();
@@ -87,7 +88,8 @@ int PageLoader::depth(std::size_t pageBlocks) const
     const double pageMs =
         usPerBlock * static_cast<double>(pageBlocks) / 1000.0 / static_cast<double>(m_scheduler.threadCount());
     int pages = m_intervalMs > 0 ? static_cast<int>(std::ceil(pageMs / std::max(m_intervalMs, 1.0))) + 1 : 1;
-    const std::size_t budget = m_scheduler.view().cache->budget();
+    const BlockCache& cache = *m_scheduler.view().cache;
+    const std::size_t budget = cache.budget() - std::min(cache.budget(), cache.stats().reserved);
     const std::size_t pageBytes = pageBlocks * 4 * 4096; // blocks of up to a few thousand samples
     if (pageBytes > 0) pages = std::min<int>(pages, static_cast<int>(budget / 2 / pageBytes));
     return std::clamp(pages, 1, m_maxAhead);

@@ -1,13 +1,13 @@
-// Block summaries in bins, held per channel under one mutex; saved as "LVPYR001" + a zstd frame.
+// Block summaries in chunks of bins under one mutex, charged to the cache budget; saved as "LVPYR001" + zstd.
 #include "cache/Pyramid.h"
 
+#include "cache/ZstdFileReader.h"
+#include "cache/ZstdFileWriter.h"
 #include "core/ByteFields.h"
 #include "io/ByteSource.h"
-#include "io/WritableFile.h"
 
 #include <algorithm>
 #include <cstring>
-#include <zstd.h>
 
 namespace lv::cache {
 
@@ -20,14 +20,31 @@ constexpr char kMagic[8] = {'L', 'V', 'P', 'Y', 'R', '0', '0', '1'};
 
 } // namespace
 
-// Bins of every block in flat arrays: block b's bins start at firstBin[b]. The bin arrays are allocated without
-// initialisation, so the pages of blocks never summarised are never touched (not resident).
+// Bins of every block, in chunks of kChunkBlocks consecutive blocks allocated when the first of them is
+// summarised (so memory follows what is built, and is counted as it is allocated). Block b's bins are bins
+// [firstBin[b] - firstBin[chunk start], ...) of its chunk: minima, then maxima, then one NaN byte per bin.
 struct Pyramid::Channel {
+    static constexpr std::size_t kChunkBlocks = 32;
     std::vector<std::uint64_t> firstBin; // per block, plus the total at the end
     std::vector<std::uint8_t> state;     // per block: 0 not built, 1 built, 3 built with a NaN sample
-    std::unique_ptr<std::int32_t[]> minimum, maximum;
-    std::unique_ptr<std::uint8_t[]> hasNaN;
+    std::vector<std::unique_ptr<std::int32_t[]>> chunks;
     std::size_t built = 0;
+
+    std::size_t chunkFirstBlock(std::size_t block) const { return block / kChunkBlocks * kChunkBlocks; }
+    std::size_t chunkBins(std::size_t block) const
+    {
+        const std::size_t a = chunkFirstBlock(block), b = std::min(a + kChunkBlocks, state.size());
+        return firstBin[b] - firstBin[a];
+    }
+    static std::size_t chunkBytes(std::size_t bins) { return (2 * bins + (bins + 3) / 4) * sizeof(std::int32_t); }
+    BlockBins bins(std::size_t block) const
+    {
+        const std::size_t n = chunkBins(block), at = firstBin[block] - firstBin[chunkFirstBlock(block)];
+        const std::size_t count = firstBin[block + 1] - firstBin[block];
+        const std::int32_t* c = chunks[block / kChunkBlocks].get();
+        const auto* nan = reinterpret_cast<const std::uint8_t*>(c + 2 * n);
+        return {{c + at, count}, {c + n + at, count}, {nan + at, count}, state[block] == 3};
+    }
 };
 
 BlockSummary summarize(std::span<const std::int32_t> samples, std::uint32_t bin)
@@ -59,9 +76,27 @@ Pyramid::Pyramid(const core::BlockSource& source, std::size_t channels, std::uin
     , m_channels(channels)
 {}
 
-Pyramid::~Pyramid() = default;
+Pyramid::~Pyramid()
+{
+    if (m_cache) m_cache->release(m_owner);
+}
 
-Pyramid::Channel& Pyramid::channel(std::size_t c) const // m_mutex held
+void Pyramid::chargeTo(BlockCache& cache, std::uint64_t owner)
+{
+    std::lock_guard lock(m_mutex);
+    m_cache = &cache;
+    m_owner = owner;
+    (void)charge(m_bytes, true);
+}
+
+bool Pyramid::charge(std::size_t bytes, bool force) const
+{
+    if (m_cache && !m_cache->reserve(m_owner, bytes, force)) return false;
+    m_bytes += bytes;
+    return true;
+}
+
+Pyramid::Channel& Pyramid::channel(std::size_t c) const
 {
     auto& slot = m_channels.at(c);
     if (!slot) {
@@ -71,10 +106,8 @@ Pyramid::Channel& Pyramid::channel(std::size_t c) const // m_mutex held
         for (std::size_t b = 0; b < blocks.size(); ++b)
             slot->firstBin[b + 1] = slot->firstBin[b] + (blocks[b].count + m_bin - 1) / m_bin;
         slot->state.assign(blocks.size(), 0);
-        const std::size_t bins = slot->firstBin.back();
-        slot->minimum.reset(new std::int32_t[bins]);
-        slot->maximum.reset(new std::int32_t[bins]);
-        slot->hasNaN.reset(new std::uint8_t[bins]);
+        slot->chunks.resize((blocks.size() + Channel::kChunkBlocks - 1) / Channel::kChunkBlocks);
+        (void)charge(sizeof(Channel) + slot->firstBin.size() * 8 + slot->state.size() + slot->chunks.size() * 8, true);
     }
     return *slot;
 }
@@ -83,10 +116,16 @@ void Pyramid::store(Channel& ch, std::size_t block, const BlockSummary& s)
 {
     if (block >= ch.state.size() || ch.state[block] || s.minimum.size() != ch.firstBin[block + 1] - ch.firstBin[block])
         return;
-    const std::size_t at = ch.firstBin[block];
-    std::copy(s.minimum.begin(), s.minimum.end(), &ch.minimum[at]);
-    std::copy(s.maximum.begin(), s.maximum.end(), &ch.maximum[at]);
-    std::copy(s.hasNaN.begin(), s.hasNaN.end(), &ch.hasNaN[at]);
+    auto& chunk = ch.chunks[block / Channel::kChunkBlocks];
+    if (!chunk) {
+        const std::size_t bins = ch.chunkBins(block);
+        if (!charge(Channel::chunkBytes(bins) + 16, false)) return; // 16: the allocator's header
+        chunk.reset(new std::int32_t[Channel::chunkBytes(bins) / sizeof(std::int32_t)]);
+    }
+    const std::size_t n = ch.chunkBins(block), at = ch.firstBin[block] - ch.firstBin[ch.chunkFirstBlock(block)];
+    std::copy(s.minimum.begin(), s.minimum.end(), chunk.get() + at);
+    std::copy(s.maximum.begin(), s.maximum.end(), chunk.get() + n + at);
+    std::copy(s.hasNaN.begin(), s.hasNaN.end(), reinterpret_cast<std::uint8_t*>(chunk.get() + 2 * n) + at);
     ch.state[block] = s.anyNaN ? 3 : 1;
     ++ch.built;
 }
@@ -104,8 +143,7 @@ std::optional<BlockBins> Pyramid::find(std::size_t c, std::size_t block) const
     if (c >= m_channels.size() || !m_channels[c]) return std::nullopt;
     const Channel& ch = *m_channels[c];
     if (block >= ch.state.size() || !ch.state[block]) return std::nullopt;
-    const std::size_t at = ch.firstBin[block], n = ch.firstBin[block + 1] - at;
-    return BlockBins{{&ch.minimum[at], n}, {&ch.maximum[at], n}, {&ch.hasNaN[at], n}, ch.state[block] == 3};
+    return ch.bins(block);
 }
 
 std::size_t Pyramid::builtBlocks() const
@@ -119,14 +157,7 @@ std::size_t Pyramid::builtBlocks() const
 std::size_t Pyramid::bytes() const
 {
     std::lock_guard lock(m_mutex);
-    std::size_t n = 0;
-    for (const auto& ch : m_channels) {
-        if (!ch) continue;
-        n += ch->state.size() * 9; // firstBin and state
-        for (std::size_t b = 0; b < ch->state.size(); ++b)
-            if (ch->state[b]) n += (ch->firstBin[b + 1] - ch->firstBin[b]) * 9;
-    }
-    return n;
+    return m_bytes;
 }
 
 // FNV-1a over the channel's block list (position, length, stored extrema) and the bin width.
@@ -144,82 +175,101 @@ std::uint64_t Pyramid::shapeHash(std::size_t c) const
     return h;
 }
 
+// Serialised channel by channel (under the lock) and handed to the compressor in pieces: the save holds about
+// one channel's bins, never the whole content or file.
 core::Status Pyramid::save(const std::string& file) const
 {
+    std::uint8_t head[12];
+    std::memcpy(head, kMagic, sizeof kMagic);
+    core::le::store<std::uint32_t>(head + 8, 1);
+    auto out = ZstdFileWriter::create(file, head, 1);
+    if (!out) return out.error();
     core::ByteWriter w;
     w.put<std::uint32_t>(m_bin);
     w.put<std::uint64_t>(m_channels.size());
-    std::lock_guard lock(m_mutex);
     for (std::size_t c = 0; c < m_channels.size(); ++c) {
-        const Channel* ch = m_channels[c].get();
-        const std::uint64_t built = ch ? ch->built : 0;
-        w.put<std::uint64_t>(built ? shapeHash(c) : 0);
-        w.put<std::uint64_t>(built);
-        for (std::size_t b = 0; built && b < ch->state.size(); ++b) {
-            if (!ch->state[b]) continue;
-            const std::size_t at = ch->firstBin[b], n = ch->firstBin[b + 1] - at;
-            w.put<std::uint64_t>(b);
-            w.put<std::uint32_t>(static_cast<std::uint32_t>(n));
-            for (std::size_t k = at; k < at + n; ++k) w.put(ch->minimum[k]), w.put(ch->maximum[k]);
-            w.bytes(&ch->hasNaN[at], n);
+        {
+            std::lock_guard lock(m_mutex);
+            writeChannel(w, c);
+        }
+        LV_TRY((*out)->write(w.b));
+        w.b.clear();
+    }
+    return (*out)->commit();
+}
+
+void Pyramid::writeChannel(core::ByteWriter& w, std::size_t c) const
+{
+    const Channel* ch = m_channels[c].get();
+    const std::uint64_t built = ch ? ch->built : 0;
+    w.put<std::uint64_t>(built ? shapeHash(c) : 0);
+    w.put<std::uint64_t>(built);
+    for (std::size_t b = 0; built && b < ch->state.size(); ++b) {
+        if (!ch->state[b]) continue;
+        w.put<std::uint64_t>(b);
+        w.put<std::uint32_t>(static_cast<std::uint32_t>(ch->firstBin[b + 1] - ch->firstBin[b]));
+        const BlockBins bins = ch->bins(b);
+        for (std::size_t k = 0; k < bins.minimum.size(); ++k) w.put(bins.minimum[k]), w.put(bins.maximum[k]);
+        w.bytes(bins.hasNaN.data(), bins.hasNaN.size());
+    }
+}
+
+// One pass over the file's frame: checks its structure and, with `keep`, stores the summaries of channels
+// whose block lists are unchanged. Memory: one block's bins at a time.
+bool Pyramid::readFrame(ZstdFileReader& in, bool keep)
+{
+    const auto get = [&in]<typename T>(T& v) {
+        std::uint8_t b[sizeof(T)];
+        if (!in.read(b, sizeof b)) return false;
+        v = core::le::load<T>(b);
+        return true;
+    };
+    std::uint32_t bin = 0;
+    std::uint64_t channels = 0;
+    if (!get(bin) || !get(channels) || bin != m_bin || channels != m_channels.size()) return false;
+    BlockSummary s;
+    std::vector<std::uint8_t> pairs;
+    for (std::size_t c = 0; c < m_channels.size(); ++c) {
+        std::uint64_t hash = 0, built = 0;
+        if (!get(hash) || !get(built)) return false;
+        const bool same = keep && built > 0 && hash == shapeHash(c);
+        const std::span<const core::BlockSpan> blocks = same ? m_source.blocks(c) : std::span<const core::BlockSpan>();
+        for (std::uint64_t i = 0; i < built; ++i) {
+            std::uint64_t b = 0;
+            std::uint32_t bins = 0;
+            if (!get(b) || !get(bins)) return false;
+            if (!same || b >= blocks.size() || bins != (blocks[b].count + m_bin - 1) / m_bin) {
+                if (!in.skip(std::size_t{bins} * 9)) return false;
+                continue;
+            }
+            pairs.resize(std::size_t{bins} * 8);
+            s.minimum.resize(bins), s.maximum.resize(bins), s.hasNaN.resize(bins);
+            if (!in.read(pairs.data(), pairs.size()) || !in.read(s.hasNaN.data(), bins)) return false;
+            for (std::uint32_t k = 0; k < bins; ++k) {
+                s.minimum[k] = core::le::load<std::int32_t>(&pairs[8 * k]);
+                s.maximum[k] = core::le::load<std::int32_t>(&pairs[8 * k + 4]);
+            }
+            s.anyNaN = std::any_of(s.hasNaN.begin(), s.hasNaN.end(), [](std::uint8_t f) { return f != 0; });
+            std::lock_guard lock(m_mutex);
+            store(channel(c), b, s);
         }
     }
-    const std::vector<std::uint8_t>& o = w.b;
-    std::vector<std::uint8_t> out(12 + ZSTD_compressBound(o.size()));
-    std::memcpy(out.data(), kMagic, sizeof kMagic);
-    core::le::store<std::uint32_t>(&out[8], 1);
-    ZSTD_CCtx* cctx = ZSTD_createCCtx(); // with a content checksum: a damaged file never loads
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-    const std::size_t packed = ZSTD_compress2(cctx, out.data() + 12, out.size() - 12, o.data(), o.size());
-    ZSTD_freeCCtx(cctx);
-    if (ZSTD_isError(packed)) return makeError(ErrorCode::Io, "cannot compress the pyramid", file);
-    out.resize(12 + packed);
-    return io::replaceFile(file, out, false);
+    return in.atEnd();
 }
 
 core::Status Pyramid::load(const std::string& file)
 {
-    auto bytes = io::readFile(file);
-    if (!bytes) return bytes.error();
+    auto opened = io::openFile(file);
+    if (!opened) return opened.error();
+    const io::ByteSourcePtr source = *opened;
     const auto damaged = [&] { return makeError(ErrorCode::Corrupt, "damaged or old pyramid file", file); };
-    if (bytes->size() < 12 || std::memcmp(bytes->data(), kMagic, sizeof kMagic) != 0 ||
-        core::le::load<std::uint32_t>(bytes->data() + 8) != 1)
+    std::uint8_t head[12];
+    if (source->size() < 12 || !source->readAt(0, head) || std::memcmp(head, kMagic, sizeof kMagic) != 0 ||
+        core::le::load<std::uint32_t>(head + 8) != 1)
         return damaged();
-    const unsigned long long size = ZSTD_getFrameContentSize(bytes->data() + 12, bytes->size() - 12);
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 32)) return damaged();
-    std::vector<std::uint8_t> payload(size);
-    if (ZSTD_decompress(payload.data(), payload.size(), bytes->data() + 12, bytes->size() - 12) != size)
-        return damaged();
-    core::ByteReader in{payload};
-    if (in.get<std::uint32_t>() != m_bin || in.get<std::uint64_t>() != m_channels.size()) return damaged();
-    std::vector<std::vector<std::pair<std::size_t, BlockSummary>>> found(m_channels.size());
-    for (std::size_t c = 0; c < m_channels.size() && in.ok; ++c) {
-        const auto hash = in.get<std::uint64_t>();
-        const auto built = in.get<std::uint64_t>();
-        if (!in.fits(built * 12)) break;
-        const bool same = built > 0 && hash == shapeHash(c);
-        const std::size_t blocks = m_source.blocks(c).size();
-        for (std::uint64_t i = 0; i < built && in.ok; ++i) {
-            const auto b = in.get<std::uint64_t>();
-            const auto bins = in.get<std::uint32_t>();
-            if (!in.fits(std::uint64_t{bins} * 9)) break;
-            BlockSummary s;
-            s.minimum.resize(bins), s.maximum.resize(bins);
-            for (std::uint32_t k = 0; k < bins; ++k)
-                s.minimum[k] = in.get<std::int32_t>(), s.maximum[k] = in.get<std::int32_t>();
-            s.hasNaN.assign(payload.begin() + static_cast<std::ptrdiff_t>(in.at),
-                            payload.begin() + static_cast<std::ptrdiff_t>(in.at + bins));
-            in.at += bins;
-            s.anyNaN = std::any_of(s.hasNaN.begin(), s.hasNaN.end(), [](std::uint8_t f) { return f != 0; });
-            const std::uint32_t count = b < blocks ? m_source.blocks(c)[b].count : 0;
-            if (same && b < blocks && bins == (count + m_bin - 1) / m_bin) found[c].emplace_back(b, std::move(s));
-        }
-    }
-    if (!in.ok || in.at != payload.size()) return damaged();
-    std::lock_guard lock(m_mutex);
-    for (std::size_t c = 0; c < found.size(); ++c)
-        for (const auto& [b, s] : found[c]) store(channel(c), b, s);
+    // First the whole frame is checked (its content checksum is at its end), then read again into the pyramid.
+    if (ZstdFileReader check(source, 12); !readFrame(check, false)) return damaged();
+    if (ZstdFileReader in(source, 12); !readFrame(in, true)) return damaged();
     return {};
 }
 

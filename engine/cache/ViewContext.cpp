@@ -7,11 +7,11 @@ namespace lv::cache {
 
 namespace {
 
-core::Result<std::vector<std::int32_t>> decode(const ViewContext& view, std::size_t channel, std::size_t block,
-                                               const core::ReadControl& control)
+core::Result<BlockSamples> decode(const ViewContext& view, std::size_t channel, std::size_t block,
+                                  const core::ReadControl& control)
 {
     const core::BlockSpan span = view.source->blocks(channel)[block];
-    std::vector<std::int32_t> out(span.count);
+    BlockSamples out(span.count);
     LV_TRY(view.source->decodeBlock(channel, block, out, control));
     if (view.pyramid) view.pyramid->add(channel, block, out);
     return out;
@@ -27,7 +27,9 @@ BlockKey keyOf(const ViewContext& view, std::size_t channel, std::size_t block)
 core::Result<BlockData> fetchBlock(const ViewContext& view, std::size_t channel, std::size_t block,
                                    const core::ReadControl& control)
 {
-    return view.cache->get(keyOf(view, channel, block), [&] { return decode(view, channel, block, control); });
+    return view.cache->get(
+        keyOf(view, channel, block), [&] { return decode(view, channel, block, control); },
+        view.source->blocks(channel)[block].count);
 }
 
 core::Result<BlockData> fetchBlockUncached(const ViewContext& view, std::size_t channel, std::size_t block,
@@ -36,7 +38,7 @@ core::Result<BlockData> fetchBlockUncached(const ViewContext& view, std::size_t 
     if (BlockData cached = view.cache->peek(keyOf(view, channel, block))) return cached;
     auto decoded = decode(view, channel, block, control);
     if (!decoded) return decoded.error();
-    return std::make_shared<const std::vector<std::int32_t>>(std::move(*decoded));
+    return std::make_shared<const BlockSamples>(std::move(*decoded));
 }
 
 BlockIndexRange blocksCovering(const core::BlockSource& source, std::size_t channel, std::int64_t from, std::int64_t to)

@@ -33,6 +33,8 @@ core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& 
     s->m_recording = std::move(*recording);
     s->m_cache = options.cache ? options.cache : std::make_shared<cache::BlockCache>(options.cacheBytes);
     s->m_pyramid = std::make_unique<cache::Pyramid>(*source, s->info().channels.size());
+    const std::uint64_t id = nextRecordingId();
+    s->m_pyramid->chargeTo(*s->m_cache, id); // the pyramid counts in the cache budget
     if (!options.snapshotDirectory.empty() && options.password.empty()) {
         s->m_pyramidFile = std::filesystem::path(formats::mef3::snapshotFile(options.snapshotDirectory, path))
                                .replace_extension(".lvpyr")
@@ -44,8 +46,7 @@ core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& 
     }
     const std::size_t threads = options.threads ? options.threads : decode::ThreadPool::defaultThreadCount();
     s->m_scheduler = std::make_unique<cache::BlockScheduler>(
-        cache::ViewContext{source, s->m_cache.get(), nextRecordingId(), s->m_pyramid.get()}, threads,
-        options.workerStart);
+        cache::ViewContext{source, s->m_cache.get(), id, s->m_pyramid.get()}, threads, options.workerStart);
     return s;
 }
 

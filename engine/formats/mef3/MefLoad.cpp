@@ -169,6 +169,7 @@ core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
                                  " blocks overlap their predecessor in time and were placed after it");
         fillChannelInfo(c.info, detail.metadata.front(), placement, fs);
     }
+    blocks.shrink_to_fit(); // grown by doubling: up to half of it unused (13 MB for 64 ch x 12 h of 10 s blocks)
     detail.blocks = std::move(blocks);
     return c;
 }

@@ -1,9 +1,11 @@
 // The block cache: LRU eviction within the byte budget, pinning, one decode for concurrent requests, errors not
-// cached, forgetting a recording.
+// cached, forgetting a recording, memory reserved outside the cache (pyramids) and blocks being decoded counted
+// in the budget.
 #include "cache/BlockCache.h"
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <gtest/gtest.h>
 #include <thread>
 
@@ -11,13 +13,13 @@ namespace lv::cache {
 namespace {
 
 constexpr std::size_t kSamples = 1000;
-constexpr std::size_t kEntryBytes = kSamples * 4 + sizeof(std::vector<std::int32_t>) + 64;
+const std::size_t kEntryBytes = BlockMemory::footprint(kSamples * 4) + BlockCache::kEntryOverhead;
 
 BlockCache::Decoder filled(std::int32_t value, std::atomic<int>* calls = nullptr)
 {
-    return [=]() -> core::Result<std::vector<std::int32_t>> {
+    return [=]() -> core::Result<BlockSamples> {
         if (calls) ++*calls;
-        return std::vector<std::int32_t>(kSamples, value);
+        return BlockSamples(kSamples, value);
     };
 }
 
@@ -54,10 +56,10 @@ TEST(BlockCache, ConcurrentRequestsForOneBlockShareOneDecode)
     BlockCache cache(100 * kEntryBytes);
     std::atomic<int> calls{0};
     std::atomic<bool> go{false};
-    auto slow = [&]() -> core::Result<std::vector<std::int32_t>> {
+    auto slow = [&]() -> core::Result<BlockSamples> {
         ++calls;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        return std::vector<std::int32_t>(kSamples, 5);
+        return BlockSamples(kSamples, 5);
     };
     std::vector<BlockData> got(8);
     std::vector<std::thread> threads;
@@ -80,7 +82,7 @@ TEST(BlockCache, FailedDecodesAreReturnedNotCached)
 {
     BlockCache cache(10 * kEntryBytes);
     std::atomic<int> calls{0};
-    auto failing = [&]() -> core::Result<std::vector<std::int32_t>> {
+    auto failing = [&]() -> core::Result<BlockSamples> {
         ++calls;
         return core::makeError(core::ErrorCode::CrcMismatch, "block CRC mismatch", "x.tdat", 1024);
     };
@@ -101,6 +103,52 @@ TEST(BlockCache, ForgettingARecordingDropsOnlyItsBlocks)
     EXPECT_EQ(cache.peek({1, 0, 0}), nullptr);
     EXPECT_NE(cache.peek({2, 0, 0}), nullptr);
     EXPECT_EQ(cache.stats().bytes, kEntryBytes);
+}
+
+TEST(BlockCache, ReservedBytesCountInTheBudgetUpToHalfOfIt)
+{
+    BlockCache cache(4 * kEntryBytes);
+    for (std::uint64_t b : {1, 2, 3, 4}) ASSERT_TRUE(cache.get({7, 0, b}, filled(1)).ok());
+    EXPECT_TRUE(cache.reserve(7, kEntryBytes)); // room is made: the oldest block goes
+    EXPECT_EQ(cache.peek({7, 0, 1}), nullptr);
+    EXPECT_EQ(cache.stats().entries, 3u);
+    EXPECT_TRUE(cache.reserve(8, kEntryBytes)); // reservations of every owner share half the budget
+    EXPECT_FALSE(cache.reserve(7, 1));
+    EXPECT_EQ(cache.stats().entries, 2u);
+    EXPECT_LE(cache.stats().bytes + cache.stats().reserved, cache.budget());
+    EXPECT_TRUE(cache.reserve(7, 10, true)); // forced: counted even past half the budget
+    EXPECT_EQ(cache.stats().reserved, 2 * kEntryBytes + 10);
+    EXPECT_EQ(cache.stats().entries, 1u);
+    cache.release(8);
+    EXPECT_EQ(cache.stats().reserved, kEntryBytes + 10);
+    cache.forget(7); // a closed recording's reservation goes with its blocks
+    EXPECT_EQ(cache.stats().reserved, 0u);
+    EXPECT_EQ(cache.stats().entries, 0u);
+}
+
+TEST(BlockCache, ABlockBeingDecodedCountsInTheBudget)
+{
+    BlockCache cache(2 * kEntryBytes);
+    for (std::uint64_t b : {1, 2}) ASSERT_TRUE(cache.get({7, 0, b}, filled(1)).ok());
+    std::promise<void> started, release;
+    std::shared_future<void> gate = release.get_future().share();
+    std::thread decoder([&] {
+        auto slow = [&]() -> core::Result<BlockSamples> {
+            started.set_value();
+            gate.wait();
+            return BlockSamples(kSamples, 3);
+        };
+        EXPECT_TRUE(cache.get({7, 0, 3}, slow, kSamples).ok());
+    });
+    started.get_future().wait();
+    EXPECT_EQ(cache.stats().inFlight, kEntryBytes);
+    EXPECT_EQ(cache.stats().entries, 1u); // room was made before decoding
+    EXPECT_EQ(cache.peek({7, 0, 1}), nullptr);
+    release.set_value();
+    decoder.join();
+    EXPECT_EQ(cache.stats().inFlight, 0u);
+    EXPECT_EQ(cache.stats().entries, 2u);
+    EXPECT_LE(cache.stats().bytes, cache.budget());
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // Pyramid bins against brute force: summaries of decoded blocks, envelopes from bins equal to min/max over the
-// samples with exact NaN flags (also inside blocks that have stored extrema), and the file round trip.
+// samples with exact NaN flags (also inside blocks that have stored extrema), the file round trip (streamed), and
+// the pyramid's memory counted in the cache budget.
 #include "cache/Pyramid.h"
 
 #include "MemorySource.h"
@@ -128,6 +129,83 @@ TEST(Pyramid, SavedAndLoadedSummariesAreKeptOnlyForUnchangedChannels)
         EXPECT_FALSE(status.ok()) << at;
         EXPECT_EQ(p.builtBlocks(), 0u) << at;
     }
+}
+
+TEST(Pyramid, ItsMemoryCountsInTheCacheBudgetAndStaysWithinHalfOfIt)
+{
+    MemorySource source;
+    fill(source);
+    const std::size_t budget = 24 << 10;
+    BlockCache cache(budget);
+    Pyramid pyramid(source, 1, 16);
+    pyramid.chargeTo(cache, 1);
+    const ViewContext view{&source, &cache, 1, &pyramid};
+    for (std::size_t b = 0; b < source.spans.size(); ++b) {
+        ASSERT_TRUE(fetchBlock(view, 0, b, {}).ok());
+        const CacheStats s = cache.stats();
+        ASSERT_EQ(s.reserved, pyramid.bytes()) << b;
+        ASSERT_LE(s.bytes + s.reserved, budget) << b; // nothing pinned: blocks and pyramid within the budget
+    }
+    EXPECT_LE(pyramid.bytes(), budget / 2);
+    EXPECT_GT(pyramid.builtBlocks(), 0u);
+    EXPECT_LT(pyramid.builtBlocks(), source.spans.size()); // the rest was refused room
+    for (std::size_t b = 0; b < source.spans.size(); ++b)
+        if (auto bins = pyramid.find(0, b)) {
+            const auto& s = source.spans[b];
+            const BlockSummary want = summarize(std::span(source.grid).subspan(s.first, s.count), 16);
+            EXPECT_TRUE(std::ranges::equal(bins->minimum, want.minimum)) << b;
+            EXPECT_TRUE(std::ranges::equal(bins->maximum, want.maximum)) << b;
+            EXPECT_TRUE(std::ranges::equal(bins->hasNaN, want.hasNaN)) << b;
+        }
+}
+
+// A source of 4000 blocks of 100 samples (one per grid bin with bins of one sample): a file of megabytes, written
+// and read in many pieces.
+TEST(Pyramid, ALargeFileStreamsBackToTheSameBins)
+{
+    MemorySource source;
+    std::mt19937 rng(9);
+    source.grid.resize(400'000);
+    for (auto& v : source.grid)
+        v = rng() % 50 == 0 ? core::kNoSample : static_cast<std::int32_t>(rng() % 20001) - 10000;
+    for (std::int64_t at = 0; at < 400'000; at += 100) source.spans.push_back({at, 100, 0, 0, false});
+    BlockCache cache(1 << 20);
+    Pyramid pyramid(source, 1, 1);
+    const ViewContext view{&source, &cache, 1, &pyramid};
+    for (std::size_t b = 0; b < source.spans.size(); b += 1 + b % 3)
+        ASSERT_TRUE(fetchBlockUncached(view, 0, b, {}).ok());
+    lv::test::TempDir dir;
+    const std::string file = (dir.path() / "p.lvpyr").string();
+    ASSERT_TRUE(pyramid.save(file).ok());
+    ASSERT_TRUE(pyramid.save(file).ok()); // written in pieces beside the file and renamed over it
+    ASSERT_GT(std::filesystem::file_size(file), 1u << 20);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1); // no temporary file left
+    EXPECT_FALSE(pyramid.save((dir.path() / "missing" / "p.lvpyr").string()).ok());   // an error, not a throw
+
+    Pyramid loaded(source, 1, 1);
+    ASSERT_TRUE(loaded.load(file).ok());
+    ASSERT_EQ(loaded.builtBlocks(), pyramid.builtBlocks());
+    for (std::size_t b = 0; b < source.spans.size(); ++b) {
+        ASSERT_EQ(loaded.find(0, b).has_value(), pyramid.find(0, b).has_value()) << b;
+        if (!pyramid.find(0, b)) continue;
+        EXPECT_TRUE(std::ranges::equal(loaded.find(0, b)->minimum, pyramid.find(0, b)->minimum)) << b;
+        EXPECT_TRUE(std::ranges::equal(loaded.find(0, b)->maximum, pyramid.find(0, b)->maximum)) << b;
+        EXPECT_TRUE(std::ranges::equal(loaded.find(0, b)->hasNaN, pyramid.find(0, b)->hasNaN)) << b;
+        EXPECT_EQ(loaded.find(0, b)->anyNaN, pyramid.find(0, b)->anyNaN) << b;
+    }
+    const auto bytes = lv::test::readBytes(file);
+    for (const std::size_t keep : {bytes.size() - 1, bytes.size() * 3 / 4, std::size_t{20}}) { // cut off
+        lv::test::writeBytes(file, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + keep));
+        Pyramid p(source, 1, 1);
+        EXPECT_EQ(p.load(file).error().code, core::ErrorCode::Corrupt) << keep;
+        EXPECT_EQ(p.builtBlocks(), 0u) << keep;
+    }
+    auto longer = bytes; // anything after the frame
+    longer.push_back(0);
+    lv::test::writeBytes(file, longer);
+    Pyramid p(source, 1, 1);
+    EXPECT_EQ(p.load(file).error().code, core::ErrorCode::Corrupt);
+    EXPECT_EQ(p.builtBlocks(), 0u);
 }
 
 } // namespace

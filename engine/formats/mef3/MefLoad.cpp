@@ -5,7 +5,9 @@
 #include "formats/mef3/TimeSeriesIndex.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <thread>
 
 namespace lv::formats::mef3 {
 
@@ -172,6 +174,66 @@ core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
     blocks.shrink_to_fit(); // grown by doubling: up to half of it unused (13 MB for 64 ch x 12 h of 10 s blocks)
     detail.blocks = std::move(blocks);
     return c;
+}
+
+namespace {
+
+// What loadChannel reads and updates of the session state, without the session's file lists.
+OpenState forkState(const OpenState& s)
+{
+    OpenState t;
+    t.layout.tree = s.layout.tree;
+    t.layout.sessionDir = s.layout.sessionDir;
+    t.password = s.password;
+    t.access = s.access;
+    t.accessDecided = s.accessDecided;
+    t.time = s.time;
+    t.subjectRead = s.subjectRead;
+    return t;
+}
+
+// Channels [1, n) on `threads` threads; results[c] holds channel c's outcome.
+void loadRestInParallel(OpenState& s, unsigned threads, std::vector<core::Result<LoadedChannel>>& results)
+{
+    const std::size_t n = s.layout.channels.size();
+    std::atomic<std::size_t> next{1};
+    std::vector<char> sawOffsetTimes(n, 0); // not vector<bool>: threads write neighbours
+    auto work = [&] {
+        for (std::size_t c; (c = next.fetch_add(1)) < n;) {
+            OpenState own = forkState(s);
+            results[c] = loadChannel(own, s.layout.channels[c]);
+            sawOffsetTimes[c] = own.time.sawOffsetTimes;
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned i = 1; i < std::min<std::size_t>(threads, n - 1); ++i) pool.emplace_back(work);
+        work();
+    }
+    for (std::size_t c = 1; c < n; ++c)
+        if (sawOffsetTimes[c]) s.time.sawOffsetTimes = true;
+}
+
+} // namespace
+
+core::Result<std::vector<LoadedChannel>> loadChannels(OpenState& s, unsigned threads)
+{
+    const std::size_t n = s.layout.channels.size();
+    std::vector<core::Result<LoadedChannel>> results(n, core::Result<LoadedChannel>(LoadedChannel{}));
+    if (n > 0) results[0] = loadChannel(s, s.layout.channels[0]);
+    // In parallel only once the first channel has settled what later ones would otherwise settle in order.
+    const bool settled = n > 0 && results[0] && s.accessDecided && s.time.offset.has_value();
+    if (settled && threads > 1 && n > 2)
+        loadRestInParallel(s, threads, results);
+    else
+        for (std::size_t c = 1; c < n && results[c - 1]; ++c) results[c] = loadChannel(s, s.layout.channels[c]);
+    std::vector<LoadedChannel> channels;
+    channels.reserve(n);
+    for (auto& r : results) {
+        if (!r) return r.error();
+        channels.push_back(std::move(*r));
+    }
+    return channels;
 }
 
 core::Status loadRecords(OpenState& s, const std::string& base, const std::optional<std::string>& channel,

@@ -37,6 +37,10 @@ struct LoadedChannel {
 
 // Metadata, index and data header of every segment of `files`: the channel's description and blocks.
 core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files);
+// loadChannel for every channel of s.layout, in order. The first channel decides the access level and the
+// recording time offset; the others are then read by up to `threads` threads, each with its own copy of that
+// state. Results, warnings and the first error (in channel order) are those of reading them one by one.
+core::Result<std::vector<LoadedChannel>> loadChannels(OpenState& s, unsigned threads);
 // The channel's own records (channel and segment level) into c.annotations and c.recordWarnings.
 core::Status loadChannelRecords(OpenState& s, const ChannelFiles& files, LoadedChannel& c);
 // Records of one level become annotations (`channel` names the channel they belong to).

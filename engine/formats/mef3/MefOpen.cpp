@@ -36,13 +36,11 @@ void makeTimesRelative(core::RecordingInfo& info, std::vector<LoadedChannel>& ch
 
 // Every channel and record of the session from its files.
 core::Status loadSession(OpenState& s, core::RecordingInfo& info, std::vector<LoadedChannel>& channels,
-                         OpenWarnings& warnings)
+                         OpenWarnings& warnings, unsigned threads)
 {
-    for (const ChannelFiles& c : s.layout.channels) {
-        auto loaded = loadChannel(s, c);
-        if (!loaded) return loaded.error();
-        channels.push_back(std::move(*loaded));
-    }
+    auto loaded = loadChannels(s, threads);
+    if (!loaded) return loaded.error();
+    channels = std::move(*loaded);
     warnings.layout = std::move(s.layout.warnings);
     std::vector<core::Annotation> sessionAnnotations;
     LV_TRY(loadRecords(s, s.layout.recordsBase, std::nullopt, sessionAnnotations, warnings.sessionRecords));
@@ -94,7 +92,7 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::stri
     auto recording = std::unique_ptr<MefRecording>(new MefRecording());
     MefRecording& r = *recording;
     std::vector<LoadedChannel> channels;
-    LV_TRY(loadSession(s, r.m_info, channels, r.m_openWarnings));
+    LV_TRY(loadSession(s, r.m_info, channels, r.m_openWarnings, options.loadThreads));
     r.m_info.format = "MEF 3.0";
     r.m_info.path = path;
     r.m_info.warnings = r.m_openWarnings.all();

@@ -29,6 +29,9 @@ struct OpenOptions {
     // Serve a snapshot without checking it against the session first: the caller (the GUI, once its window
     // shows) runs MefRecording::checkSnapshot on a background thread and opens again when it is stale.
     bool deferSnapshotCheck = false;
+    // Channels read side by side by a full open (threads of its own, mostly waiting on the disk: on a cold page
+    // cache the open is thousands of small reads, and several in flight finish sooner); 1 reads them in order.
+    unsigned loadThreads = 8;
 };
 
 // What the reader knows of one channel beyond the format-neutral description.

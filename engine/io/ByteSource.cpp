@@ -22,6 +22,8 @@ core::Result<std::vector<std::uint8_t>> ByteSource::read(std::uint64_t offset, s
     return bytes;
 }
 
+void ByteSource::willNeed(std::uint64_t, std::uint64_t) const {}
+
 namespace {
 
 core::Error truncated(const std::string& path, std::uint64_t offset, std::size_t want, std::uint64_t size)
@@ -53,6 +55,15 @@ public:
             done += static_cast<std::size_t>(n);
         }
         return {};
+    }
+
+    void willNeed(std::uint64_t offset, std::uint64_t size) const override
+    {
+#ifdef POSIX_FADV_WILLNEED
+        ::posix_fadvise(m_fd, static_cast<off_t>(offset), static_cast<off_t>(size), POSIX_FADV_WILLNEED);
+#else
+        (void)offset, (void)size;
+#endif
     }
 
 private:

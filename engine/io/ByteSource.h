@@ -19,6 +19,10 @@ public:
     // Reads exactly out.size() bytes at offset; a short read is a Truncated error naming path and offset.
     virtual core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const = 0;
 
+    // A hint that [offset, offset + size) will be read soon: a file asks for it to be read into the page cache
+    // (one request, not waited for); other sources ignore it. Never an error.
+    virtual void willNeed(std::uint64_t offset, std::uint64_t size) const;
+
     core::Result<std::vector<std::uint8_t>> readAll() const;
     core::Result<std::vector<std::uint8_t>> read(std::uint64_t offset, std::uint64_t count) const;
 };

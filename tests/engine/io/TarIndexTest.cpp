@@ -45,6 +45,38 @@ TEST_P(TarFormats, MembersPointAtTheirBytes)
 
 INSTANTIATE_TEST_SUITE_P(All, TarFormats, ::testing::Values("ustar", "gnu", "pax"));
 
+// Headers are read through a window of the archive: an archive many windows long, with members of sizes that put
+// An archive of many 64 KiB read-ahead ranges, with members of sizes that put headers at every distance from a
+// range's edge, gives every member's exact bytes.
+TEST(TarIndex, ManyMembersAcrossReadAheadRanges)
+{
+    test::TempDir dir;
+    const fs::path root = dir.path() / "s.mefd";
+    fs::create_directories(root);
+    std::vector<std::size_t> sizes;
+    for (std::size_t k = 0; k < 120; ++k) sizes.push_back((k * 7919 + k * k * 131) % 90'000);
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+        std::string content(sizes[k], '\0');
+        for (std::size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>('a' + (i * 31 + k) % 26);
+        std::ofstream(root / ("m" + std::to_string(1000 + k)), std::ios::binary) << content;
+    }
+    const fs::path tar = dir.path() / "s.tar";
+    ASSERT_EQ(test::run("tar --format=gnu -C " + dir.path().string() + " -cf " + tar.string() + " s.mefd"), 0);
+    ASSERT_GT(fs::file_size(tar), 40u * 64 * 1024);
+    auto tree = openTarTree(tar.string());
+    ASSERT_TRUE(tree.ok()) << tree.error().describe();
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+        const std::string name = "s.mefd/m" + std::to_string(1000 + k);
+        auto source = (*tree)->open(name);
+        ASSERT_TRUE(source.ok()) << name;
+        auto bytes = (*source)->readAll();
+        ASSERT_TRUE(bytes.ok());
+        ASSERT_EQ(bytes->size(), sizes[k]) << name;
+        for (std::size_t i = 0; i < bytes->size(); ++i)
+            ASSERT_EQ((*bytes)[i], static_cast<std::uint8_t>('a' + (i * 31 + k) % 26)) << name << " byte " << i;
+    }
+}
+
 // One 512-byte header block with a correct checksum.
 std::vector<std::uint8_t> tarHeader(const std::string& name, char type, std::size_t size)
 {

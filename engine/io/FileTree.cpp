@@ -70,6 +70,12 @@ public:
     }
     const std::string& rootPath() const override { return m_root; }
     std::string displayPath(const std::string& file) const override { return m_root + ":" + file; }
+    std::optional<ByteRange> archiveRange(const std::string& file) const override
+    {
+        auto it = m_files.find(file);
+        if (it == m_files.end()) return std::nullopt;
+        return ByteRange{it->second.dataOffset, it->second.size};
+    }
 
     core::Result<std::vector<TreeEntry>> list(const std::string& dir) const override
     {
@@ -84,7 +90,7 @@ public:
         auto it = m_files.find(file);
         if (it == m_files.end())
             return makeError(ErrorCode::NotFound, "no such file in the archive", displayPath(file));
-        return subrange(m_archive, it->second.dataOffset, it->second.size, displayPath(file));
+        return archiveMember(m_archive, m_root, file, {it->second.dataOffset, it->second.size});
     }
 
 private:
@@ -128,6 +134,14 @@ private:
 };
 
 } // namespace
+
+std::optional<ByteRange> FileTree::archiveRange(const std::string&) const { return std::nullopt; }
+
+ByteSourcePtr archiveMember(ByteSourcePtr archive, const std::string& archivePath, const std::string& file,
+                            ByteRange range)
+{
+    return subrange(std::move(archive), range.offset, range.size, archivePath + ":" + file);
+}
 
 core::Result<FileTreePtr> openDirectoryTree(const std::string& path)
 {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ struct TreeEntry {
     std::int64_t mtimeNs = 0; // modification time, nanoseconds since the epoch
 };
 
+// A byte range [offset, offset + size) of a file.
+struct ByteRange {
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+};
+
 class FileTree {
 public:
     virtual ~FileTree() = default;
@@ -28,12 +35,19 @@ public:
     virtual core::Result<ByteSourcePtr> open(const std::string& file) const = 0;
     // A path for messages: "dir/file" on disk, "archive.tar:member" in an archive.
     virtual std::string displayPath(const std::string& file) const = 0;
+    // Where an archive member's bytes lie in the archive; nullopt for a directory tree or a missing file.
+    virtual std::optional<ByteRange> archiveRange(const std::string& file) const;
 };
 
 using FileTreePtr = std::shared_ptr<const FileTree>;
 
 core::Result<FileTreePtr> openDirectoryTree(const std::string& path);
 core::Result<FileTreePtr> openTarTree(const std::string& archivePath);
+
+// Member `file` of the archive `archive` (the file at `archivePath`) at a range known from an earlier index, named
+// as an archive tree names it; the archive is not indexed again.
+ByteSourcePtr archiveMember(ByteSourcePtr archive, const std::string& archivePath, const std::string& file,
+                            ByteRange range);
 
 // Joins two relative tree paths.
 std::string joinPath(const std::string& dir, const std::string& name);

@@ -115,9 +115,14 @@ void MefRecording::buildChannel(std::size_t channel) const
         return;
     }
     ChannelDetail detail;
-    for (const std::string& path : frame->dataPaths) {
+    for (std::size_t i = 0; i < frame->dataPaths.size(); ++i) {
+        const std::string& path = frame->dataPaths[i];
         if (!m_archive) { // opened on first read: a channel of many segments costs no open until read
             detail.dataFiles.push_back(io::lazyFile(io::joinPath(m_treeRoot, path)));
+            continue;
+        }
+        if (!frame->archiveRanges.empty()) { // where the archive's index put it: the archive is not indexed again
+            detail.dataFiles.push_back(io::archiveMember(m_archiveFile, m_treeRoot, path, frame->archiveRanges[i]));
             continue;
         }
         auto tree = this->tree();

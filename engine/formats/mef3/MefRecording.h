@@ -114,6 +114,7 @@ private:
 
     std::string m_treeRoot; // the session tree, opened on first use when not given (an archive's index)
     bool m_archive = false;
+    io::ByteSourcePtr m_archiveFile; // a snapshot's archive, opened on first read (members at the ranges it keeps)
     mutable std::once_flag m_treeOnce;
     mutable io::FileTreePtr m_tree;
     mutable std::optional<core::Error> m_treeError;

@@ -23,7 +23,7 @@ namespace {
 // File layout, little-endian: magic, version, checksum of everything after it, channel count, the header
 // frame's size, each channel frame's size; then the frames.
 constexpr char kMagic[8] = {'L', 'V', 'S', 'N', 'A', 'P', '0', '1'};
-constexpr std::uint32_t kVersion = 4; // bump whenever the layout or what the reader computes changes
+constexpr std::uint32_t kVersion = 5; // bump whenever the layout or what the reader computes changes
 constexpr std::size_t kChecksumAt = 12, kCountAt = 20, kTableAt = 24;
 constexpr std::uint64_t kMaxFrame = 1ull << 31;
 
@@ -151,6 +151,18 @@ bool getHeader(In& in, core::RecordingInfo& info, OpenWarnings& w, std::optional
     return in.done();
 }
 
+// Where each data file lies in the archive the session was read from; empty for a directory, or if one is unknown.
+std::vector<io::ByteRange> archiveRanges(const io::FileTree* tree, const std::vector<std::string>& dataPaths)
+{
+    std::vector<io::ByteRange> ranges;
+    for (const std::string& path : dataPaths) {
+        const auto range = tree ? tree->archiveRange(path) : std::nullopt;
+        if (!range) return {};
+        ranges.push_back(*range);
+    }
+    return ranges;
+}
+
 } // namespace
 
 namespace snapshot {
@@ -164,7 +176,8 @@ core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::s
     ChannelFrame out;
     out.dataPaths = getStrings(in);
     out.blocks = getBlocks(in, fs);
-    bool ok = in.done();
+    out.archiveRanges = getByteRanges(in);
+    bool ok = in.done() && (out.archiveRanges.empty() || out.archiveRanges.size() == out.dataPaths.size());
     for (const BlockRef& b : out.blocks) ok = ok && b.segment < out.dataPaths.size();
     if (!ok)
         return makeError(ErrorCode::Corrupt, "snapshot channel " + std::to_string(channel) + " does not decode",
@@ -211,6 +224,7 @@ core::Status saveSnapshot(const MefRecording& r, const Fingerprint& fingerprint,
         Out o;
         snapshot::putStrings(o, r.m_details[c].dataPaths);
         snapshot::putBlocks(o, r.m_details[c].blocks, r.m_info.channels[c].fs);
+        snapshot::putByteRanges(o, archiveRanges(r.m_tree.get(), r.m_details[c].dataPaths));
         auto channel = compress(o.b);
         if (!channel) return channel.error();
         frames.push_back(std::move(*channel));
@@ -250,6 +264,7 @@ core::Result<std::unique_ptr<MefRecording>> readSnapshot(const std::string& sess
     fingerprint.root = treeRootOf(sessionPath, fingerprint.archive);
     r->m_treeRoot = fingerprint.root;
     r->m_archive = fingerprint.archive;
+    if (r->m_archive) r->m_archiveFile = io::lazyFile(r->m_treeRoot);
     r->m_fingerprint = std::move(fingerprint);
     r->initChannels(channels);
     std::fill(r->m_inFrame.begin(), r->m_inFrame.end(), 1);

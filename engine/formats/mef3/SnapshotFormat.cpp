@@ -137,6 +137,19 @@ std::vector<std::string> getStrings(In& in)
     return list;
 }
 
+void putByteRanges(Out& o, const std::vector<io::ByteRange>& ranges)
+{
+    o.put<std::uint64_t>(ranges.size());
+    for (const io::ByteRange& r : ranges) o.put(r.offset), o.put(r.size);
+}
+
+std::vector<io::ByteRange> getByteRanges(In& in)
+{
+    std::vector<io::ByteRange> ranges(in.count(16));
+    for (io::ByteRange& r : ranges) r.offset = in.get<std::uint64_t>(), r.size = in.get<std::uint64_t>();
+    return ranges;
+}
+
 void putFingerprint(Out& o, const Fingerprint& f)
 {
     o.text(f.root), o.put<std::uint8_t>(f.archive), o.text(f.sessionDir);

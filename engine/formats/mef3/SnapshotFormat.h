@@ -7,6 +7,7 @@
 #include "core/RecordingInfo.h"
 #include "formats/mef3/BlockMap.h"
 #include "formats/mef3/Fingerprint.h"
+#include "io/FileTree.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -32,10 +33,12 @@ struct SnapshotFrames {
 
 namespace lv::formats::mef3::snapshot {
 
-// One channel's frame: its data files' tree paths and its block references.
+// One channel's frame: its data files' tree paths, its block references, and for an archive where each data file
+// lies in it (empty otherwise, or when unknown: the archive is then indexed to find them).
 struct ChannelFrame {
     std::vector<std::string> dataPaths;
     std::vector<BlockRef> blocks;
+    std::vector<io::ByteRange> archiveRanges;
 };
 // Decompresses and decodes channel `channel` (rate `fs`); a Corrupt error when it does not decode whole.
 core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::size_t channel, double fs);
@@ -45,6 +48,9 @@ using In = core::ByteReader;
 
 void putStrings(Out& o, const std::vector<std::string>& list);
 std::vector<std::string> getStrings(In& in);
+
+void putByteRanges(Out& o, const std::vector<io::ByteRange>& ranges);
+std::vector<io::ByteRange> getByteRanges(In& in);
 
 void putFingerprint(Out& o, const Fingerprint& f);
 Fingerprint getFingerprint(In& in);

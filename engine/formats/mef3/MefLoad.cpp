@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <system_error>
 #include <thread>
 
 namespace lv::formats::mef3 {
@@ -205,11 +206,16 @@ void loadRestInParallel(OpenState& s, unsigned threads, std::vector<core::Result
             sawOffsetTimes[c] = own.time.sawOffsetTimes;
         }
     };
-    {
-        std::vector<std::jthread> pool;
-        for (unsigned i = 1; i < std::min<std::size_t>(threads, n - 1); ++i) pool.emplace_back(work);
-        work();
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < std::min<std::size_t>(threads, n - 1); ++i) {
+        try {
+            pool.emplace_back(work);
+        } catch (const std::system_error&) { // no more threads to be had: fewer do the same work
+            break;
+        }
     }
+    work();
+    for (std::thread& t : pool) t.join();
     for (std::size_t c = 1; c < n; ++c)
         if (sawOffsetTimes[c]) s.time.sawOffsetTimes = true;
 }

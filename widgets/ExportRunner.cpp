@@ -68,7 +68,8 @@ void ExportRunner::run(std::shared_ptr<view::ViewSession> session, std::vector<s
                          options.range = range;
                          status = convert::exportMef(session->recording(), options, target.toStdString(), control);
                      }
-                     if (!status) return {false, QString::fromStdString(app::errorText(status.error()))};
+                     if (!status)
+                         return {false, QString::fromStdString(app::errorText(status.error(), app::Audience::Gui))};
                      return {true, tr("Wrote %1").arg(target)};
                  });
 }

@@ -258,7 +258,8 @@ bool MergeDialog::startMerge()
                   output = target.toStdString()](core::ReadControl& control) -> BackgroundJob::Outcome {
                      std::vector<std::string> notes;
                      const core::Status status = writeMerge(parts, password, output, control, notes);
-                     if (!status) return {false, QString::fromStdString(app::errorText(status.error()))};
+                     if (!status)
+                         return {false, QString::fromStdString(app::errorText(status.error(), app::Audience::Gui))};
                      QString message = tr("Wrote %1").arg(QString::fromStdString(output));
                      for (const std::string& note : notes) message += "\n" + QString::fromStdString(note);
                      return {true, message};

@@ -80,7 +80,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
             const core::Error e = result.error();
             const bool needsPassword =
                 e.code == core::ErrorCode::PasswordRequired || e.code == core::ErrorCode::WrongPassword;
-            const QString message = QString::fromStdString(app::errorText(e));
+            const QString message = QString::fromStdString(app::errorText(e, app::Audience::Gui));
             QMetaObject::invokeMethod(
                 this,
                 [this, openId, path, message, needsPassword] {

@@ -57,15 +57,8 @@ void addSelectionOptions(CLI::App& command, SelectionOptions& options)
 int fail(const core::Error& error)
 {
     finishProgress();
-    std::fprintf(stderr, "longview-cli: %s\n", app::errorText(error).c_str());
-    switch (error.code) {
-    case core::ErrorCode::Cancelled:
-        return kCancelled;
-    case core::ErrorCode::InvalidArgument:
-        return kUsage;
-    default:
-        return kBadInput;
-    }
+    std::fprintf(stderr, "longview-cli: %s\n", app::errorText(error, app::Audience::Cli).c_str());
+    return app::exitStatus(error.code);
 }
 
 const core::CancelToken* cancelToken()

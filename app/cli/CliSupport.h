@@ -1,6 +1,7 @@
 // Shared plumbing of the CLI subcommands: options, opening, channel and time selection, progress, exit codes.
 #pragma once
 
+#include "common/ErrorText.h"
 #include "core/Recording.h"
 #include "decode/ThreadPool.h"
 
@@ -15,7 +16,15 @@ class App;
 
 namespace lv::cli {
 
-enum ExitCode { kOk = 0, kProblemsFound = 1, kUsage = 2, kBadInput = 3, kOutputFailed = 4, kCancelled = 130 };
+// The statuses of app/common/ErrorText.h under the CLI's short names.
+enum ExitCode {
+    kOk = app::kExitOk,
+    kProblemsFound = app::kExitProblemsFound,
+    kUsage = app::kExitUsage,
+    kBadInput = app::kExitBadInput,
+    kOutputFailed = app::kExitOutputFailed,
+    kCancelled = app::kExitCancelled,
+};
 
 struct CommonOptions {
     std::string path;

@@ -18,13 +18,6 @@ bool endsWith(const std::string& s, const std::string& suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// A failure to write the output (rather than to read the input): exit status 4.
-bool isOutputError(const core::Error& error, const std::string& output)
-{
-    const bool writing = error.code == core::ErrorCode::Io || error.code == core::ErrorCode::DiskFull;
-    return writing && error.path.rfind(output, 0) == 0;
-}
-
 // Runs the export that OUT's extension names.
 core::Status exportTo(Session& session, const Selection& selection, const ConvertOptions& o,
                       const core::ReadControl& control)
@@ -71,10 +64,7 @@ int runConversion(Session& session, const ConvertOptions& o, const std::string& 
     const core::Status status = exportTo(session, *selection, o, control);
     finishProgress();
     printWarnings(session.recording->takeWarnings());
-    if (!status.ok())
-        return isOutputError(status.error(), o.output) ? (fail(status.error()), static_cast<int>(kOutputFailed))
-                                                       : fail(status.error());
-    return kOk;
+    return status.ok() ? kOk : fail(status.error());
 }
 
 namespace {

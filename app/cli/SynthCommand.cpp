@@ -36,11 +36,7 @@ int run(SynthCliOptions& o)
     const auto began = std::chrono::steady_clock::now();
     const core::Status status = convert::writeSynthSession(o.synth, o.output, control);
     finishProgress();
-    if (!status.ok()) {
-        const bool output =
-            status.error().path.rfind(o.output, 0) == 0 && status.error().code != core::ErrorCode::InvalidArgument;
-        return output ? (fail(status.error()), static_cast<int>(kOutputFailed)) : fail(status.error());
-    }
+    if (!status.ok()) return fail(status.error());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     const convert::SynthPlan plan = convert::planSynth(o.synth);
     std::printf("%s: %zu channels, %.6g h at %.6g Hz from %s, %zu pauses, %zu NaN runs, %zu annotations (%.1f s)\n",

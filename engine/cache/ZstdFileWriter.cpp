@@ -73,8 +73,8 @@ core::Status ZstdFileWriter::commit()
     LV_TRY(compress(true));
     LV_TRY(m_file.close());
     if (::rename(m_temp.c_str(), m_path.c_str()) != 0)
-        return core::makeError(core::ErrorCode::Io, std::string("cannot move into place: ") + std::strerror(errno),
-                               m_path);
+        return core::makeError(core::ErrorCode::WriteFailed,
+                               std::string("cannot move into place: ") + std::strerror(errno), m_path);
     m_committed = true;
     return {};
 }

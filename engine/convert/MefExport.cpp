@@ -78,7 +78,8 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     }
     TempTarget temp;
     const std::string work = temp.reserve(outPath);
-    if (work.empty()) return makeError(ErrorCode::Io, "cannot find a free temporary name beside the output", outPath);
+    if (work.empty())
+        return makeError(ErrorCode::WriteFailed, "cannot find a free temporary name beside the output", outPath);
     formats::mef3::WriterOptions writerOptions{
         options.blockSeconds, options.level1Password,          options.level2Password,
         control.runner,       formats::mef3::Durability::Fast, info.subject,
@@ -103,7 +104,8 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     }
     LV_TRY((*writer)->finish());
     writer->reset();
-    if (!temp.commit(outPath)) return makeError(ErrorCode::Io, "cannot move the finished session into place", outPath);
+    if (!temp.commit(outPath))
+        return makeError(ErrorCode::WriteFailed, "cannot move the finished session into place", outPath);
     return {};
 }
 

@@ -173,7 +173,8 @@ core::Status writeSynthSession(const SynthOptions& o, const std::string& outPath
         return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", outPath);
     TempTarget temp;
     const std::string work = temp.reserve(outPath);
-    if (work.empty()) return makeError(ErrorCode::Io, "cannot find a free temporary name beside the output", outPath);
+    if (work.empty())
+        return makeError(ErrorCode::WriteFailed, "cannot find a free temporary name beside the output", outPath);
     // Channels run in parallel here, so each encodes its blocks on its own thread.
     formats::mef3::WriterOptions options{o.blockSeconds, "", "", nullptr, formats::mef3::Durability::Fast, {}, {}};
     auto writer = formats::mef3::SessionWriter::create(work, options);
@@ -188,7 +189,8 @@ core::Status writeSynthSession(const SynthOptions& o, const std::string& outPath
     for (const core::Annotation& a : plan.annotations) (*writer)->addAnnotation(a);
     LV_TRY((*writer)->finish());
     writer->reset();
-    if (!temp.commit(outPath)) return makeError(ErrorCode::Io, "cannot move the finished session into place", outPath);
+    if (!temp.commit(outPath))
+        return makeError(ErrorCode::WriteFailed, "cannot move the finished session into place", outPath);
     return {};
 }
 

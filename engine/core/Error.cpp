@@ -28,6 +28,8 @@ const char* errorCodeName(ErrorCode code)
         return "cancelled";
     case ErrorCode::DiskFull:
         return "disk-full";
+    case ErrorCode::WriteFailed:
+        return "write-failed";
     }
     return "unknown";
 }

@@ -19,7 +19,8 @@ enum class ErrorCode {
     WrongPassword,
     InvalidArgument, // the caller asked for something impossible
     Cancelled,
-    DiskFull, // no space left, or the file size limit reached
+    DiskFull,    // no space left, or the file size limit reached
+    WriteFailed, // the output could not be created, written, synced or moved into place
 };
 
 const char* errorCodeName(ErrorCode code);

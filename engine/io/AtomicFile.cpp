@@ -1,6 +1,8 @@
 // mkstemp + fsync + rename, with errno turned into Error values naming the target.
 #include "io/AtomicFile.h"
 
+#include "io/WritableFile.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -20,7 +22,7 @@ AtomicFile::~AtomicFile()
 
 core::Error AtomicFile::failure(const std::string& what) const
 {
-    return core::makeError(ErrorCode::Io, what + ": " + std::strerror(errno), m_target);
+    return core::makeError(writeFailureCode(errno), what + ": " + std::strerror(errno), m_target);
 }
 
 core::Status AtomicFile::open(const std::string& target)
@@ -46,14 +48,14 @@ core::Status AtomicFile::open(const std::string& target)
 
 core::Status AtomicFile::write(std::string_view bytes)
 {
-    if (!m_file) return core::makeError(ErrorCode::Io, "output is not open", m_target);
+    if (!m_file) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
     if (std::fwrite(bytes.data(), 1, bytes.size(), m_file) != bytes.size()) return failure("cannot write the output");
     return {};
 }
 
 core::Status AtomicFile::commit()
 {
-    if (!m_file) return core::makeError(ErrorCode::Io, "output is not open", m_target);
+    if (!m_file) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
     const bool flushed = std::fflush(m_file) == 0 && ::fsync(::fileno(m_file)) == 0;
     const bool closed = std::fclose(m_file) == 0;
     m_file = nullptr;

@@ -4,13 +4,13 @@
 #include "io/AtomicFile.h"
 #include "io/ByteSource.h"
 #include "io/TarIndex.h"
+#include "io/WritableFile.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <vector>
 
@@ -75,6 +75,19 @@ core::Status addFile(AtomicFile& out, const fs::path& file, const std::string& m
     return out.write(pad);
 }
 
+// One member's bytes into a new file at `dest`.
+core::Status copyMember(const ByteSource& archive, const TarMember& m, const std::string& dest)
+{
+    auto out = WritableFile::create(dest);
+    if (!out) return out.error();
+    for (std::uint64_t at = 0; at < m.size; at += kPiece) {
+        auto bytes = archive.read(m.dataOffset + at, std::min(kPiece, m.size - at));
+        if (!bytes) return bytes.error();
+        LV_TRY(out->writeAt(at, *bytes));
+    }
+    return out->close();
+}
+
 bool safeMember(const std::string& path)
 {
     if (path.empty() || path.front() == '/') return false;
@@ -126,12 +139,27 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
             return makeError(ErrorCode::Corrupt, "member \"" + m.path + "\" would land outside the target",
                              archivePath);
     std::error_code ec;
+    fs::path created; // the outermost folder this extraction creates (removed again on failure)
+    for (fs::path p = fs::absolute(targetDir, ec); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        created = p;
+        if (p == p.parent_path()) break;
+    }
     fs::create_directories(targetDir, ec);
+    if (ec) {
+        const core::Error error =
+            makeError(io::writeFailureCode(ec.value()), "cannot create the folder: " + ec.message(), targetDir);
+        if (!created.empty()) fs::remove_all(created, ec);
+        return error;
+    }
     const fs::path work = fs::path(targetDir) / (".extract-" + fs::path(archivePath).filename().string());
     fs::remove_all(work, ec);
     fs::create_directories(work, ec);
-    if (ec) return makeError(ErrorCode::Io, "cannot create a working folder: " + ec.message(), work.string());
-    auto cleanup = [&] { fs::remove_all(work, ec); };
+    // Errors name the target (where the user looks), never the working folder; a folder we made is removed.
+    auto cleanup = [&] {
+        fs::remove_all(work, ec);
+        if (!created.empty()) fs::remove_all(created, ec);
+    };
+    if (ec) return cleanup(), makeError(io::writeFailureCode(ec.value()), "cannot write: " + ec.message(), targetDir);
     std::vector<std::string> tops;
     for (const TarMember& m : *members) {
         if (cancel && cancel->cancelled()) return cleanup(), makeError(ErrorCode::Cancelled, "extraction cancelled");
@@ -143,21 +171,23 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
             tops.push_back(top);
         }
         const fs::path dest = work / m.path;
+        const std::string shown = (fs::path(targetDir) / m.path).string();
         fs::create_directories(m.isDirectory ? dest : dest.parent_path(), ec);
+        if (ec) return cleanup(), makeError(io::writeFailureCode(ec.value()), "cannot write: " + ec.message(), shown);
         if (m.isDirectory) continue;
-        std::ofstream out(dest, std::ios::binary);
-        for (std::uint64_t at = 0; at < m.size && out; at += kPiece) {
-            auto bytes = (*archive)->read(m.dataOffset + at, std::min(kPiece, m.size - at));
-            if (!bytes) return cleanup(), bytes.error();
-            out.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+        if (core::Status copied = copyMember(**archive, m, dest.string()); !copied) {
+            core::Error error = copied.error();
+            if (error.path == dest.string()) error.path = shown;
+            return cleanup(), error;
         }
-        if (!out.flush()) return cleanup(), makeError(ErrorCode::Io, "cannot write", dest.string());
     }
     for (const std::string& top : tops) {
         fs::rename(work / top, fs::path(targetDir) / top, ec);
-        if (ec) return cleanup(), makeError(ErrorCode::Io, "cannot move into place: " + ec.message(), targetDir);
+        if (ec)
+            return cleanup(), makeError(ErrorCode::WriteFailed, "cannot move into place: " + ec.message(),
+                                        (fs::path(targetDir) / top).string());
     }
-    cleanup();
+    fs::remove_all(work, ec); // only the working folder: the target folder now holds the session
     return {};
 }
 

@@ -34,10 +34,15 @@ WritableFile& WritableFile::operator=(WritableFile&& other) noexcept
     return *this;
 }
 
+core::ErrorCode writeFailureCode(int error)
+{
+    return error == ENOSPC || error == EFBIG || error == EDQUOT ? ErrorCode::DiskFull : ErrorCode::WriteFailed;
+}
+
 core::Error WritableFile::failure(const std::string& what, std::uint64_t offset) const
 {
-    const ErrorCode code = errno == ENOSPC || errno == EFBIG || errno == EDQUOT ? ErrorCode::DiskFull : ErrorCode::Io;
-    return makeError(code, what + ": " + std::strerror(errno), m_path, static_cast<std::int64_t>(offset));
+    return makeError(writeFailureCode(errno), what + ": " + std::strerror(errno), m_path,
+                     static_cast<std::int64_t>(offset));
 }
 
 core::Result<WritableFile> WritableFile::create(const std::string& path)
@@ -45,7 +50,8 @@ core::Result<WritableFile> WritableFile::create(const std::string& path)
     WritableFile f;
     f.m_path = path;
     f.m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (f.m_fd < 0) return makeError(ErrorCode::Io, std::string("cannot create: ") + std::strerror(errno), path);
+    if (f.m_fd < 0)
+        return makeError(writeFailureCode(errno), std::string("cannot create: ") + std::strerror(errno), path);
     return f;
 }
 
@@ -55,7 +61,8 @@ core::Result<WritableFile> WritableFile::openExisting(const std::string& path)
     f.m_path = path;
     f.m_fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (f.m_fd < 0)
-        return makeError(ErrorCode::Io, std::string("cannot open for writing: ") + std::strerror(errno), path);
+        return makeError(writeFailureCode(errno), std::string("cannot open for writing: ") + std::strerror(errno),
+                         path);
     return f;
 }
 
@@ -80,7 +87,9 @@ core::Status WritableFile::readAt(std::uint64_t offset, std::span<std::uint8_t> 
     while (done < out.size()) {
         const ssize_t n = ::pread(m_fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return failure("cannot read", offset + done);
+        if (n < 0)
+            return makeError(ErrorCode::Io, std::string("cannot read: ") + std::strerror(errno), m_path,
+                             static_cast<std::int64_t>(offset + done));
         if (n == 0)
             return makeError(ErrorCode::Truncated, "file ends early", m_path, static_cast<std::int64_t>(offset + done));
         done += static_cast<std::size_t>(n);
@@ -117,12 +126,15 @@ core::Status WritableFile::close()
 core::Status syncDirectory(const std::string& dir)
 {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return makeError(ErrorCode::Io, std::string("cannot open the directory: ") + std::strerror(errno), dir);
+    if (fd < 0)
+        return makeError(ErrorCode::WriteFailed, std::string("cannot open the directory: ") + std::strerror(errno),
+                         dir);
     const int rc = ::fsync(fd);
     const int saved = errno;
     ::close(fd);
     if (rc != 0)
-        return makeError(ErrorCode::Io, std::string("cannot sync the directory: ") + std::strerror(saved), dir);
+        return makeError(writeFailureCode(saved), std::string("cannot sync the directory: ") + std::strerror(saved),
+                         dir);
     return {};
 }
 
@@ -136,7 +148,8 @@ core::Status replaceFile(const std::string& path, std::span<const std::uint8_t> 
     if (written && durable) written = file->sync();
     if (written) written = file->close();
     if (written && ::rename(temp.c_str(), path.c_str()) != 0)
-        written = makeError(ErrorCode::Io, std::string("cannot move into place: ") + std::strerror(errno), path);
+        written =
+            makeError(ErrorCode::WriteFailed, std::string("cannot move into place: ") + std::strerror(errno), path);
     if (!written) {
         ::unlink(temp.c_str());
         return written;

@@ -39,6 +39,9 @@ private:
 // Makes a rename or a new entry in `dir` durable.
 core::Status syncDirectory(const std::string& dir);
 
+// The code of an output failure with this errno: DiskFull for no space or a size limit, else WriteFailed.
+core::ErrorCode writeFailureCode(int error);
+
 // Writes `bytes` to a temporary file beside `path` and renames it over `path`; with `durable` the file is
 // synced before the rename and the directory after it.
 core::Status replaceFile(const std::string& path, std::span<const std::uint8_t> bytes, bool durable);

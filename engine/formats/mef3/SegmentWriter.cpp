@@ -67,8 +67,8 @@ core::Result<std::unique_ptr<SegmentWriter>> SegmentWriter::create(SegmentSetup 
     std::error_code ec;
     std::filesystem::remove_all(temp, ec);
     if (::mkdir(temp.c_str(), 0777) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot create the segment directory: ") + std::strerror(errno),
-                         temp);
+        return makeError(io::writeFailureCode(errno),
+                         std::string("cannot create the segment directory: ") + std::strerror(errno), temp);
     w->m_section3.recordingTimeOffset = 0; // times are stored as true uUTC
     w->m_section3.dstStartTime = w->m_section3.dstEndTime = 0;
     w->m_section3.subjectName1 = s.subjectName;
@@ -89,8 +89,8 @@ core::Result<std::unique_ptr<SegmentWriter>> SegmentWriter::create(SegmentSetup 
         LV_TRY(io::replaceFile(base + ".tmet", serializeTimeSeriesMetadata(w->metadata(), s.keys), durable));
     }
     if (std::rename(temp.c_str(), final.c_str()) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot move the new segment into place: ") + std::strerror(errno),
-                         final);
+        return makeError(ErrorCode::WriteFailed,
+                         std::string("cannot move the new segment into place: ") + std::strerror(errno), final);
     if (durable) LV_TRY(io::syncDirectory(s.channelDir));
     auto tdat = io::WritableFile::openExisting(s.file("tdat"));
     if (!tdat) return tdat.error();

@@ -89,8 +89,8 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::st
 {
     LV_TRY(checkPasswords(options));
     if (::mkdir(path.c_str(), 0777) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot create the session directory: ") + std::strerror(errno),
-                         path);
+        return makeError(io::writeFailureCode(errno),
+                         std::string("cannot create the session directory: ") + std::strerror(errno), path);
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;
     writer->m_name = sessionNameOf(path);
@@ -166,8 +166,8 @@ core::Result<std::size_t> SessionWriter::addChannel(const ChannelSpec& spec)
         return makeError(ErrorCode::InvalidArgument, "channel " + spec.name + " exists already");
     SegmentSetup s = channelTemplate(spec.name);
     if (::mkdir(s.channelDir.c_str(), 0777) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot create the channel directory: ") + std::strerror(errno),
-                         s.channelDir);
+        return makeError(io::writeFailureCode(errno),
+                         std::string("cannot create the channel directory: ") + std::strerror(errno), s.channelDir);
     s.fs = spec.fs;
     s.unit = spec.unit;
     s.conversionFactor = spec.conversionFactor;

@@ -2,6 +2,8 @@
 #include "CliSupport.h"
 #include "Commands.h"
 
+#include "formats/RecordingOpener.h"
+#include "formats/edf/EdfRecording.h"
 #include "formats/mef3/Validator.h"
 
 #include <CLI/CLI.hpp>
@@ -9,14 +11,38 @@
 
 namespace lv::cli {
 
+namespace {
+
+// Not a MEF session but an EDF/BDF file: its header and records as openEdf checks them (record count against
+// the file size included); each warning is a problem.
+int validateEdf(const std::string& path)
+{
+    auto edf = formats::edf::openEdf(path);
+    if (!edf) {
+        std::printf("%s\n", app::errorText(edf.error()).c_str());
+        return kProblemsFound;
+    }
+    const auto& warnings = (*edf)->info().warnings;
+    for (const std::string& w : warnings) std::printf("%s: %s\n", path.c_str(), w.c_str());
+    const std::string format = (*edf)->header().formatName();
+    std::printf("not a MEF 3.0 session: %s is %s %s file; checked its header and %lld records: %s\n", path.c_str(),
+                format[0] == 'B' ? "a" : "an", format.c_str(), static_cast<long long>((*edf)->recordsRead()),
+                warnings.empty() ? "no problems" : (std::to_string(warnings.size()) + " problems").c_str());
+    return warnings.empty() ? kOk : kProblemsFound;
+}
+
+} // namespace
+
 std::function<int()> addValidateCommand(CLI::App& app)
 {
     auto* command = app.add_subcommand("validate", "Check every CRC, index-to-data consistency, time order and totals");
     auto path = std::make_shared<std::string>();
     auto password = std::make_shared<std::string>();
-    command->add_option("PATH", *path, "Session (.mefd directory, .mefd.tar, .timd)")->required();
+    command->add_option("PATH", *path, "Session (.mefd directory, .mefd.tar, .timd) or EDF/BDF file")->required();
     command->add_option("--password", *password, "Level-1 or level-2 password of an encrypted session");
     return [path, password]() {
+        if (const core::Status usable = formats::checkRecordingPath(*path); !usable) return fail(usable.error());
+        if (formats::looksLikeEdf(*path)) return validateEdf(*path);
         auto problems = formats::mef3::validateSession(*path, *password);
         if (!problems) return fail(problems.error());
         for (const auto& p : *problems) {

@@ -35,7 +35,7 @@ core::Result<double> commonRate(const core::RecordingInfo& info, const std::vect
                           info.channels[channels.front()].name.c_str(), fs, info.channels[c].name.c_str(),
                           info.channels[c].fs);
             return makeError(ErrorCode::InvalidArgument,
-                             std::string(buf) + ": export channels of one rate at a time with --channels");
+                             std::string(buf) + ": export channels of one rate at a time with --channels", info.path);
         }
     }
     return fs;

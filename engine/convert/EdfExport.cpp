@@ -48,7 +48,8 @@ struct Plan {
     bool bdf = false;
 };
 
-core::Result<double> chooseRecordSeconds(const std::vector<double>& rates, std::size_t sampleBytes)
+core::Result<double> chooseRecordSeconds(const std::vector<double>& rates, std::size_t sampleBytes,
+                                         const std::string& path)
 {
     for (double d : {1.0, 0.5, 2.0, 0.25, 0.2, 0.1, 5.0, 10.0, 0.05, 0.04, 0.02, 0.01, 0.001}) {
         std::size_t bytes = 200; // room for the annotation signal
@@ -60,8 +61,10 @@ core::Result<double> chooseRecordSeconds(const std::vector<double>& rates, std::
         }
         if (whole && bytes <= edf::kMaxRecordBytes) return d;
     }
-    return makeError(ErrorCode::Unsupported, "no record duration gives whole samples per record for every rate "
-                                             "within 61,440 bytes; convert fewer channels");
+    return makeError(ErrorCode::InvalidArgument,
+                     "no record duration gives whole samples per record for every sampling rate within 61,440 "
+                     "bytes; convert fewer channels",
+                     path);
 }
 
 // Reads channel c's samples for records [first, first + count) (kNoSample outside its grid).
@@ -202,7 +205,7 @@ core::Result<Plan> makePlan(core::Recording& recording, const EdfExportOptions& 
     plan.start = std::max(start, options.range.start);
     end = std::min(end, options.range.end);
     if (end <= plan.start) return makeError(ErrorCode::InvalidArgument, "the time range holds no samples", info.path);
-    auto seconds = chooseRecordSeconds(rates, options.bdf ? 3 : 2);
+    auto seconds = chooseRecordSeconds(rates, options.bdf ? 3 : 2, info.path);
     if (!seconds) return seconds.error();
     plan.recordSeconds = *seconds;
     plan.recordUs = static_cast<core::Uutc>(std::llround(*seconds * 1e6));

@@ -113,10 +113,10 @@ core::Status MergedRecording::placeChannel(std::size_t merged, std::vector<Piece
         const core::ChannelInfo& a = partChannel(first);
         const core::ChannelInfo& b = partChannel(p);
         if (!sameRate(a.fs, b.fs))
-            return makeError(ErrorCode::Unsupported, "channel \"" + out.name + "\" is sampled at " + number(a.fs) +
-                                                         " Hz in " + fileOf(first.part) + " but at " + number(b.fs) +
-                                                         " Hz in " + fileOf(p.part) +
-                                                         "; merged parts need one rate per channel");
+            return makeError(ErrorCode::InvalidArgument, "channel \"" + out.name + "\" is sampled at " + number(a.fs) +
+                                                             " Hz in " + fileOf(first.part) + " but at " +
+                                                             number(b.fs) + " Hz in " + fileOf(p.part) +
+                                                             "; merged parts need one rate per channel");
         if (a.unit != b.unit)
             return makeError(ErrorCode::Unsupported, "channel \"" + out.name + "\" is in \"" + a.unit + "\" in " +
                                                          fileOf(first.part) + " but in \"" + b.unit + "\" in " +

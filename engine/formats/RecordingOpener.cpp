@@ -6,16 +6,41 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 
 namespace lv::formats {
 
 namespace {
 
-// A regular file named *.edf / *.bdf (any case), or one whose first 8 bytes are EDF's "0       " or BDF's
-// "\xffBIOSEMI".
+const char* kindOf(mode_t mode)
+{
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return nullptr;
+}
+
+} // namespace
+
+core::Status checkRecordingPath(const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        if (errno == ENOENT) return core::makeError(core::ErrorCode::NotFound, "no such file or directory", path);
+        if (errno == ELOOP) return core::makeError(core::ErrorCode::Io, "too many levels of symbolic links", path);
+        return core::makeError(core::ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), path);
+    }
+    if (const char* kind = kindOf(st.st_mode))
+        return core::makeError(core::ErrorCode::Unsupported, std::string("is ") + kind + ", not a recording", path);
+    return {};
+}
+
+// The first 8 bytes of EDF are "0       ", of BDF "\xffBIOSEMI".
 bool looksLikeEdf(const std::string& path)
 {
     std::error_code ec;
@@ -32,13 +57,9 @@ bool looksLikeEdf(const std::string& path)
                                                                  8) == 0;
 }
 
-} // namespace
-
 core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& request)
 {
-    std::error_code ec;
-    if (!std::filesystem::exists(request.path, ec))
-        return core::makeError(core::ErrorCode::NotFound, "no such file or directory", request.path);
+    LV_TRY(checkRecordingPath(request.path));
     if (looksLikeEdf(request.path)) {
         auto edf = edf::openEdf(request.path);
         if (!edf) return edf.error();

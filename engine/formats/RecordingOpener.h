@@ -17,4 +17,11 @@ struct OpenRequest {
 
 core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& request);
 
+// An error naming what `path` is when it cannot be a recording: missing, a symlink loop, a FIFO, a device or a
+// socket. Regular files and directories pass (their contents are checked by the readers).
+core::Status checkRecordingPath(const std::string& path);
+
+// A regular file named *.edf / *.bdf (any case), or one that starts like an EDF or BDF header.
+bool looksLikeEdf(const std::string& path);
+
 } // namespace lv::formats

@@ -22,6 +22,8 @@ public:
                              const core::ReadControl& control) const override;
 
     const EdfHeader& header() const { return m_header; }
+    // Data records read (those the file holds whole, at most as many as the header announces).
+    std::int64_t recordsRead() const { return static_cast<std::int64_t>(m_recordOf.size()); }
     // Header signal index of each channel (annotation signals are not channels).
     const std::vector<std::size_t>& signalOfChannel() const { return m_signalOf; }
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <system_error>
 #include <thread>
 
@@ -24,6 +26,13 @@ core::Uutc TimeBase::toTrue(std::int64_t stored)
 }
 
 namespace {
+
+std::string number(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", v);
+    return text;
+}
 
 core::Result<std::vector<std::uint8_t>> readWhole(const io::FileTree& tree, const std::string& file)
 {
@@ -166,6 +175,14 @@ core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
         if (!(fs > 0.0) || !std::isfinite(fs))
             return makeError(ErrorCode::Corrupt, "sampling frequency " + std::to_string(fs) + " is impossible",
                              s.layout.tree->displayPath(files.segments.front().base + ".tmet"), 8720);
+        for (std::size_t k = 1; k < detail.metadata.size(); ++k)
+            if (const double other = detail.metadata[k].section2.samplingFrequency; other != fs)
+                return makeError(ErrorCode::Corrupt,
+                                 "sampling frequency " + number(other) + " Hz differs from the channel's " +
+                                     number(fs) + " Hz (in " +
+                                     std::filesystem::path(files.segments.front().base).filename().string() + ".tmet" +
+                                     "): segments of one channel have one rate",
+                                 s.layout.tree->displayPath(files.segments[k].base + ".tmet"), 8720);
         const BlockPlacement placement = placeBlocks(blocks, fs, detail.metadata.size());
         if (placement.overlaps > 0)
             c.warnings.push_back("channel " + files.name + ": " + std::to_string(placement.overlaps) +

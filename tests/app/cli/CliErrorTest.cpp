@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace lv::cli {
@@ -109,6 +110,76 @@ TEST_F(CliErrors, ConvertAndSynthIntoAnUnwritableFolderExit4)
     const auto synth = runCli({"synth", (denied / "t.mefd").string(), "--hours", "0.01"});
     EXPECT_EQ(synth.exitStatus, 4) << synth.output;
     EXPECT_NE(synth.output.find(": cannot create the session directory: "), std::string::npos) << synth.output;
+}
+
+TEST_F(CliErrors, ValidateSaysWhatItIsGivenWhenItIsNotASession)
+{
+    const std::string edf = (test::testdata() / "edf/ref_edflib.edf").string();
+    const auto clean = runCli({"validate", edf});
+    EXPECT_EQ(clean.exitStatus, 0) << clean.output;
+    EXPECT_EQ(clean.output,
+              "not a MEF 3.0 session: " + edf + " is an EDF+C file; checked its header and 10 records: no problems\n");
+
+    const fs::path cut = m_dir.path() / "cut.edf";
+    auto bytes = test::readBytes(edf);
+    bytes.resize(bytes.size() - 100);
+    test::writeBytes(cut, bytes);
+    const auto damaged = runCli({"validate", cut.string()});
+    EXPECT_EQ(damaged.exitStatus, 1) << damaged.output;
+    EXPECT_NE(damaged.output.find(cut.string() + ": the header announces 10 data records, the file holds 9: read 9"),
+              std::string::npos)
+        << damaged.output;
+    EXPECT_NE(damaged.output.find("checked its header and 9 records: 2 problems"), std::string::npos) << damaged.output;
+
+    const fs::path fifo = m_dir.path() / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const fs::path loop = m_dir.path() / "loop";
+    fs::create_symlink(m_dir.path() / "loop2", loop);
+    fs::create_symlink(loop, m_dir.path() / "loop2");
+    const fs::path plain = m_dir.path() / "plain";
+    fs::create_directory(plain);
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {fifo.string(), ": is a FIFO, not a recording"},
+        {"/dev/zero", ": is a character device, not a recording"},
+        {loop.string(), ": too many levels of symbolic links"},
+        {plain.string(), ": no time-series channel (*.timd) in the session"}};
+    for (const auto& [path, words] : cases)
+        for (const char* command : {"validate", "info"}) {
+            const auto r = runCli({command, path});
+            EXPECT_EQ(r.exitStatus, 3) << command << " " << path << ": " << r.output;
+            EXPECT_EQ(r.output, "longview-cli: " + path + words + "\n") << command;
+        }
+}
+
+TEST_F(CliErrors, DifferentRatesNameTheFileUsageForCsvDamageWithinAChannel)
+{
+    const std::string edf = (test::testdata() / "edf/ref_edflib.edf").string();
+    const auto csv = runCli({"convert", edf, (m_dir.path() / "out.csv").string()});
+    EXPECT_EQ(csv.exitStatus, 2) << csv.output;
+    EXPECT_NE(csv.output.find("longview-cli: " + edf + ": channels "), std::string::npos) << csv.output;
+    EXPECT_NE(csv.output.find("have different sampling rates: export channels of one rate at a time with "
+                              "--channels"),
+              std::string::npos)
+        << csv.output;
+
+    // Segment 1 of one channel taken from a session at another rate: damage within one recording.
+    test::TempDir other;
+    const std::string a = (m_dir.path() / "a/s.mefd").string(), b = (other.path() / "s.mefd").string();
+    fs::create_directory(m_dir.path() / "a");
+    for (const auto& [path, fs] : {std::pair{a, "500"}, std::pair{b, "250"}})
+        ASSERT_EQ(runCli({"synth", path, "--channels", "1", "--hours", "0.0167", "--fs", fs, "--segment-minutes", "0.5",
+                          "--no-gaps"})
+                      .exitStatus,
+                  0);
+    const std::string segment = "ch001.timd/ch001-000001.segd";
+    fs::remove_all(fs::path(a) / segment);
+    fs::copy(fs::path(b) / segment, fs::path(a) / segment);
+    const auto info = runCli({"info", a});
+    EXPECT_EQ(info.exitStatus, 3) << info.output;
+    EXPECT_EQ(info.output, "longview-cli: " + a + "/" + segment +
+                               "/ch001-000001.tmet: sampling frequency 250 Hz differs from the channel's 500 Hz (in "
+                               "ch001-000000.tmet): segments of one channel have one rate (at byte 8720) (the file is "
+                               "damaged)\n");
 }
 
 } // namespace

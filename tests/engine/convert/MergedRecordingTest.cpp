@@ -262,7 +262,7 @@ TEST_F(MergedRecordingTest, DifferentRatesForOneChannelAreRefused)
     const fs::path b = synth("b.mefd", false, 200.0, kDefaultSynthStart + 3600 * kSecond);
     auto merged = merge({a, b});
     ASSERT_FALSE(merged.ok());
-    EXPECT_EQ(merged.error().code, core::ErrorCode::Unsupported);
+    EXPECT_EQ(merged.error().code, core::ErrorCode::InvalidArgument); // the user's combination: exit 2
     EXPECT_EQ(merged.error().message, "channel \"ch001\" is sampled at 256 Hz in " + a.string() + " but at 200 Hz in " +
                                           b.string() + "; merged parts need one rate per channel");
 }

@@ -264,10 +264,15 @@ core::Status loadRecords(OpenState& s, const std::string& base, const std::optio
 {
     if (base.empty()) return {};
     const io::FileTree& tree = *s.layout.tree;
+    // Records are annotations, not samples: a record file that cannot be read is a warning, the channels still read.
+    const auto unread = [&](const core::Error& e) {
+        warnings.push_back(e.describe() + ": its records are not read (recover moves the file aside)");
+        return core::Status{};
+    };
     auto bytes = readWhole(tree, base + ".rdat");
-    if (!bytes) return bytes.error();
+    if (!bytes) return unread(bytes.error());
     auto records = parseRecords(*bytes, tree.displayPath(base + ".rdat"), s.access);
-    if (!records) return records.error();
+    if (!records) return unread(records.error());
     for (std::string& w : records->warnings) warnings.push_back(std::move(w));
     std::size_t hidden = 0;
     for (const Record& r : records->records) {

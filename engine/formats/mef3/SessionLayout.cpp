@@ -31,15 +31,30 @@ std::string recordsIn(const std::vector<io::TreeEntry>& entries, const std::stri
     return {};
 }
 
+// The one .rdat/.ridx pair of a session folder whose records are named after an earlier folder name (the folder
+// was renamed), with a warning; empty when there is none or more than one.
+std::string renamedRecords(const std::vector<io::TreeEntry>& entries, SessionLayout& layout, const std::string& folder)
+{
+    std::vector<std::string> pairs;
+    for (const io::TreeEntry& e : entries)
+        if (!e.isDirectory && endsWith(e.name, ".rdat") && hasFile(entries, stem(e.name) + ".ridx"))
+            pairs.push_back(stem(e.name));
+    if (pairs.size() != 1) return {};
+    layout.warnings.push_back("session records " + pairs.front() + ".rdat do not match the folder name " + folder +
+                              " (renamed?): read them as the session's records");
+    return io::joinPath(layout.sessionDir, pairs.front());
+}
+
 core::Status discoverChannels(SessionLayout& layout)
 {
     auto entries = layout.tree->list(layout.sessionDir);
     if (!entries) return entries.error();
-    const std::string sessionName =
-        stem(std::filesystem::path(layout.sessionDir.empty() ? layout.tree->rootPath() : layout.sessionDir)
-                 .filename()
-                 .string());
-    layout.recordsBase = recordsIn(*entries, layout.sessionDir, sessionName);
+    const std::string folder =
+        std::filesystem::path(layout.sessionDir.empty() ? layout.tree->rootPath() : layout.sessionDir)
+            .filename()
+            .string();
+    layout.recordsBase = recordsIn(*entries, layout.sessionDir, stem(folder));
+    if (layout.recordsBase.empty()) layout.recordsBase = renamedRecords(*entries, layout, folder);
     for (const io::TreeEntry& e : *entries) {
         if (!e.isDirectory) continue;
         if (endsWith(e.name, ".vidd")) {

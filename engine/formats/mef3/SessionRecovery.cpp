@@ -1,8 +1,11 @@
 // Session recovery: remove unfinished temporaries, then recover each channel's segments in order.
 #include "formats/mef3/SessionRecovery.h"
 
+#include "formats/mef3/Records.h"
 #include "formats/mef3/SegmentWriter.h"
+#include "formats/mef3/SessionLayout.h"
 #include "formats/mef3/SessionWriter.h"
+#include "io/ByteSource.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -71,6 +74,36 @@ void recoverChannel(SegmentSetup channel, const std::string& root, RecoveryRepor
     }
 }
 
+// A session- or channel-level record file that does not parse (its header is damaged) is moved aside to
+// "<name>.damaged" with its index, so the session reads without the warning; damaged single records stay (the
+// reader skips them with a warning).
+void recoverRecords(const std::string& root, const std::string& base, const Access& keys, RecoveryReport& report)
+{
+    if (base.empty()) return;
+    const std::string rdat = (fs::path(root) / base).string() + ".rdat";
+    auto bytes = io::readFile(rdat);
+    core::Status damage = bytes ? core::Status{} : core::Status{bytes.error()};
+    if (bytes)
+        if (auto parsed = parseRecords(*bytes, rdat, keys); !parsed) damage = parsed.error();
+    if (damage.ok()) return;
+    std::error_code ec;
+    for (const char* ext : {".rdat", ".ridx"}) {
+        const std::string file = (fs::path(root) / base).string() + ext;
+        fs::rename(file, file + ".damaged", ec);
+    }
+    report.dropped.push_back(relative(rdat, root) + ": " + damage.error().message + ": moved aside to " +
+                             relative(rdat + ".damaged", root) + " (with its .ridx)");
+    report.changed = true;
+}
+
+void recoverAllRecords(const std::string& path, const Access& keys, RecoveryReport& report)
+{
+    auto layout = discoverSession(path);
+    if (!layout) return;
+    recoverRecords(path, layout->recordsBase, keys, report);
+    for (const ChannelFiles& channel : layout->channels) recoverRecords(path, channel.recordsBase, keys, report);
+}
+
 } // namespace
 
 core::Result<RecoveryReport> recoverSession(const std::string& path, const std::string& password)
@@ -102,6 +135,7 @@ core::Result<RecoveryReport> recoverSession(const std::string& path, const std::
         channel.durability = Durability::Full;
         recoverChannel(channel, path, report);
     }
+    recoverAllRecords(path, keys, report);
     return report;
 }
 

@@ -63,7 +63,9 @@ std::string header(const core::RecordingInfo& info, const std::vector<Column>& c
         units += " " + ch.name + "=" + (options.raw ? std::string("counts") : ch.unit);
         names += "," + ch.name;
     }
-    return units + "\n" + names + "\n";
+    // A source that knew only relative times (a level-1 view, an EDF+ "Startdate X") says so.
+    const std::string times = info.timesKnown ? "" : "# times: relative (the source's true dates are unknown)\n";
+    return units + "\n" + times + names + "\n";
 }
 
 void appendTime(std::string& out, core::Uutc t, const CsvOptions& options, core::Uutc start)

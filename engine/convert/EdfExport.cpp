@@ -2,6 +2,7 @@
 // then the write (digital samples through the header's own scale, TALs spread over the records).
 #include "convert/EdfExport.h"
 
+#include "formats/edf/EdfHeader.h"
 #include "formats/edf/EdfIdentity.h"
 #include "formats/edf/EdfWriter.h"
 #include "formats/edf/Tal.h"
@@ -327,8 +328,8 @@ core::Status writePart(core::Recording& recording, const Plan& plan, const Part&
     edf::WriterHeader h{options.bdf,
                         part.discontinuous,
                         edf::patientField(recording.info().subject),
-                        edf::recordingField(first, recording.info().site),
-                        w.headerStart,
+                        edf::recordingField(first, recording.info().site, recording.info().timesKnown),
+                        w.headerStart + (recording.info().timesKnown ? 0 : edf::kUnknownStartDate),
                         static_cast<std::int64_t>(w.records.size()),
                         plan.recordSeconds,
                         {}};
@@ -400,6 +401,9 @@ core::Result<EdfExportResult> exportEdf(core::Recording& recording, const EdfExp
     EdfExportResult result;
     auto plan = makePlan(recording, options, result.warnings);
     if (!plan) return plan.error();
+    if (!recording.info().timesKnown)
+        result.warnings.push_back("the source's times are relative (its true dates are unknown): written with EDF+'s "
+                                  "unknown start date (01.01.85, \"Startdate X\"), times counted from there");
     LV_TRY(scan(recording, *plan, control));
     for (Channel& ch : plan->channels)
         LV_TRY(chooseScale(ch, recording.info().channels[ch.source], options, result.warnings));

@@ -62,6 +62,22 @@ core::Status copyChannel(core::Recording& recording, std::size_t source, std::si
     return {};
 }
 
+// Times are stored offset (below zero, with the offset in level-2 section 3) when the output has a level-2
+// password, so that its level-1 view hides the dates as the specification intends; and when the source knew only
+// relative times, offset with an unknown offset, so that no reader of the output takes them for true dates.
+formats::mef3::TimeOffset timeOffsetFor(const core::RecordingInfo& info, const MefExportOptions& options)
+{
+    formats::mef3::TimeOffset offset;
+    if (info.timesKnown && options.level2Password.empty()) return offset;
+    core::Uutc earliest = info.start;
+    for (const core::ChannelInfo& ch : info.channels) earliest = std::min(earliest, ch.start);
+    for (const core::Annotation& a : info.annotations) earliest = std::min(earliest, a.time);
+    offset.on = true;
+    offset.base = earliest - 1; // every stored time below zero, as readers tell offset times by their sign
+    offset.field = info.timesKnown ? offset.base : formats::mef3::kUutcNoEntry;
+    return offset;
+}
+
 } // namespace
 
 core::Status exportMef(core::Recording& recording, const MefExportOptions& options, const std::string& outPath,
@@ -83,7 +99,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     formats::mef3::WriterOptions writerOptions{
         options.blockSeconds, options.level1Password,          options.level2Password,
         control.runner,       formats::mef3::Durability::Fast, info.subject,
-        info.site.location};
+        info.site.location,   timeOffsetFor(info, options)};
     auto writer = formats::mef3::SessionWriter::create(work, writerOptions);
     if (!writer) return writer.error();
 

@@ -278,6 +278,22 @@ core::Result<EdfHeader> parseHeader(std::span<const std::uint8_t> bytes, const s
     auto start = startTime(bytes, h.recording, path, warnings);
     if (!start) return start.error();
     h.start = *start;
+    // EDF+'s convention for an unknown start date: "Startdate X" and 01.01.85 in the header; the time from
+    // there is what is known (relative times).
+    const std::vector<std::string> recordingParts = [&] {
+        std::vector<std::string> parts;
+        for (std::size_t at = 0; at < h.recording.size();) {
+            const std::size_t space = std::min(h.recording.find(' ', at), h.recording.size());
+            if (space > at) parts.push_back(h.recording.substr(at, space - at));
+            at = space + 1;
+        }
+        return parts;
+    }();
+    if (h.variant != Variant::Edf && recordingParts.size() >= 2 && recordingParts[0] == "Startdate" &&
+        recordingParts[1] == "X") {
+        h.startDateUnknown = true;
+        h.start -= kUnknownStartDate;
+    }
     LV_TRY(recordFields(bytes, h, path, notes));
     LV_TRY(signalFields(bytes, h, static_cast<std::size_t>(*ns), path, notes));
     finishSignals(h, warnings);

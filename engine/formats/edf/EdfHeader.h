@@ -34,12 +34,16 @@ struct EdfSignal {
     double offset = 0.0;
 };
 
+// 01.01.85 00.00.00, the start date EDF+ writes when the true date is unknown ("Startdate X").
+inline constexpr core::Uutc kUnknownStartDate = 473'385'600'000'000;
+
 struct EdfHeader {
     bool bdf = false; // 24-bit samples
     Variant variant = Variant::Edf;
     std::string patient;
     std::string recording;
     core::Uutc start = 0;          // start date and time, whole seconds (the first record's sub-second is a TAL)
+    bool startDateUnknown = false; // EDF+ "Startdate X": `start` counts from 01.01.85 00.00.00 (relative times)
     std::int64_t headerBytes = 0;  // 256 * (signals + 1)
     std::int64_t recordCount = -1; // as stored (-1: unknown)
     double recordSeconds = 0.0;    // as stored

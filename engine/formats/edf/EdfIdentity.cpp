@@ -118,7 +118,7 @@ std::string patientField(const core::SubjectInfo& subject)
     return joined({code, sex, birth, subfield(subject.name, room)});
 }
 
-std::string recordingField(core::Uutc start, const core::SiteInfo& site)
+std::string recordingField(core::Uutc start, const core::SiteInfo& site, bool dateKnown)
 {
     const std::time_t s = static_cast<std::time_t>(std::floor(static_cast<double>(start) / 1e6));
     std::tm tm{};
@@ -126,6 +126,7 @@ std::string recordingField(core::Uutc start, const core::SiteInfo& site)
     char date[40];
     std::snprintf(date, sizeof date, "%02d-%s-%04d", tm.tm_mday, kMonths[static_cast<std::size_t>(tm.tm_mon)],
                   tm.tm_year + 1900);
+    if (!dateKnown) std::snprintf(date, sizeof date, "X");
     return joined(
         {"Startdate", date, subfield(site.adminCode, 18), subfield(site.technician, 18), subfield(site.equipment, 18)});
 }

@@ -20,6 +20,7 @@ core::SiteInfo readRecordingField(std::string_view field, bool edfPlus);
 std::string patientField(const core::SubjectInfo& subject);
 // "Startdate dd-MMM-yyyy admincode technician equipment" (UTC date of `start`), at most 80 characters. Exactly
 // five subfields: MNE takes the four-digit year only then (so the location has no place).
-std::string recordingField(core::Uutc start, const core::SiteInfo& site);
+// With `dateKnown` false the date is "X" (EDF+'s unknown start date).
+std::string recordingField(core::Uutc start, const core::SiteInfo& site, bool dateKnown = true);
 
 } // namespace lv::formats::edf

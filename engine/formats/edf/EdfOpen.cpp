@@ -211,6 +211,11 @@ void EdfOpener::describe()
 {
     core::RecordingInfo& info = m_r.m_info;
     info.format = m_h.formatName();
+    if (m_h.startDateUnknown) {
+        info.timesKnown = false;
+        m_warnings.push_back("the start date is unknown (EDF+ \"Startdate X\"): times are relative to 01.01.85 "
+                             "00.00.00, not true dates");
+    }
     const core::Uutc t0 = m_recordTime.empty() ? 0 : m_recordTime[static_cast<std::size_t>(m_r.m_recordOf[0])];
     info.start = m_h.start + t0;
     info.end = info.start + m_records * m_h.recordDurationUs;

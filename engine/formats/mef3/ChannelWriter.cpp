@@ -75,7 +75,8 @@ core::Status ChannelWriter::writeBlocks(const std::vector<Block>& blocks)
     auto encode = [&](std::size_t k) {
         thread_local RedEncoder encoder;
         encoded[k].clear();
-        summaries[k] = encoder.encode(blocks[k].samples, blocks[k].start, blocks[k].discontinuity, encoded[k]);
+        summaries[k] = encoder.encode(blocks[k].samples, m_segment->setup().timeOffset.stored(blocks[k].start),
+                                      blocks[k].discontinuity, encoded[k]);
     };
     core::InlineRunner inlineRunner;
     (m_runner ? *m_runner : static_cast<core::TaskRunner&>(inlineRunner)).parallelFor(blocks.size(), encode);

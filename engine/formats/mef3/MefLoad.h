@@ -13,6 +13,8 @@ struct TimeBase {
     std::optional<std::int64_t> offset; // nullopt: protected by a password we do not have
     bool sawOffsetTimes = false;
     core::Uutc toTrue(std::int64_t stored);
+    // Offset times whose offset we lack: protected by level 2, or recorded as unknown (kUutcNoEntry).
+    bool unknown() const { return sawOffsetTimes && (!offset || *offset == kUutcNoEntry); }
 };
 
 struct OpenState {

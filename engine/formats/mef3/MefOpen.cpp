@@ -14,7 +14,8 @@ using core::makeError;
 namespace {
 
 // Without the recording time offset, times are shifted to start at zero and flagged as relative.
-void makeTimesRelative(core::RecordingInfo& info, std::vector<LoadedChannel>& channels, OpenWarnings& warnings)
+void makeTimesRelative(core::RecordingInfo& info, std::vector<LoadedChannel>& channels, OpenWarnings& warnings,
+                       bool offsetKnown)
 {
     const core::Uutc origin = info.start;
     auto shift = [origin](core::TimeRange& r) { r.start -= origin, r.end -= origin; };
@@ -30,8 +31,10 @@ void makeTimesRelative(core::RecordingInfo& info, std::vector<LoadedChannel>& ch
     info.start = 0;
     info.end -= origin;
     info.timesKnown = false;
-    warnings.times.push_back("the recording time offset is protected by the level-2 password: times are "
-                             "relative to the recording start, not true dates");
+    warnings.times.push_back(offsetKnown ? "the recording time offset is not recorded (a copy of a level-1 view): "
+                                           "times are relative to the recording start, not true dates"
+                                         : "the recording time offset is protected by the level-2 password: times "
+                                           "are relative to the recording start, not true dates");
 }
 
 // Every channel and record of the session from its files.
@@ -54,7 +57,7 @@ core::Status loadSession(OpenState& s, core::RecordingInfo& info, std::vector<Lo
     }
     info.annotations = mergeAnnotations(std::move(sessionAnnotations), channelAnnotations);
     computeSpan(info);
-    if (s.time.sawOffsetTimes && !s.time.offset) makeTimesRelative(info, channels, warnings);
+    if (s.time.unknown()) makeTimesRelative(info, channels, warnings, s.time.offset.has_value());
     return {};
 }
 
@@ -155,8 +158,7 @@ core::Status MefOpener::reloadChannels(MefRecording& r, const std::vector<std::s
         r.m_openWarnings.channelRecords[c] = std::move(loaded->recordWarnings);
         r.setChannel(c, std::move(loaded->detail));
     }
-    if (s.time.sawOffsetTimes && !s.time.offset)
-        return makeError(ErrorCode::Unsupported, "relative times need a full open");
+    if (s.time.unknown()) return makeError(ErrorCode::Unsupported, "relative times need a full open");
     r.m_info.annotations = mergeAnnotations(std::move(sessionAnnotations), channelAnnotations);
     r.m_info.warnings = r.m_openWarnings.all();
     computeSpan(r.m_info);

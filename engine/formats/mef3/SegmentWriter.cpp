@@ -69,7 +69,7 @@ core::Result<std::unique_ptr<SegmentWriter>> SegmentWriter::create(SegmentSetup 
     if (::mkdir(temp.c_str(), 0777) != 0)
         return makeError(io::writeFailureCode(errno),
                          std::string("cannot create the segment directory: ") + std::strerror(errno), temp);
-    w->m_section3.recordingTimeOffset = 0; // times are stored as true uUTC
+    w->m_section3.recordingTimeOffset = s.timeOffset.on ? s.timeOffset.field : 0; // 0: times are true uUTC
     w->m_section3.dstStartTime = w->m_section3.dstEndTime = 0;
     w->m_section3.subjectName1 = s.subjectName;
     w->m_section3.subjectId = s.subjectId;
@@ -121,7 +121,8 @@ core::Status SegmentWriter::loadIdentity(bool forAppend)
                          forAppend ? "appending needs the password that opens the metadata"
                                    : "rewriting the metadata needs the password that opens it",
                          tmetPath);
-    const bool offset = tmet->section3.recordingTimeOffset != 0 && tmet->section3.recordingTimeOffset != kUutcNoEntry;
+    const std::int64_t rto = tmet->section3.recordingTimeOffset, first = tmet->header.startTime;
+    const bool offset = (rto != 0 && rto != kUutcNoEntry) || (first < 0 && first != kUutcNoEntry);
     if (forAppend && offset)
         return makeError(ErrorCode::Unsupported, "cannot append to a segment with a recording time offset", tmetPath);
     const TimeSeriesSection2& m = tmet->section2;
@@ -197,7 +198,9 @@ core::Status SegmentWriter::add(std::span<const std::uint8_t> block, IndexEntry 
     m_buffer.insert(m_buffer.end(), block.begin(), block.end());
     entry.fileOffset = static_cast<std::int64_t>(m_dataEnd);
     entry.startSample = m_totals.samples; // segment-relative, as the specification says
-    appendIndexEntry(entry, m_pendingIndex);
+    IndexEntry stored = entry;
+    stored.startTime = m_setup.timeOffset.stored(entry.startTime); // the totals keep true times
+    appendIndexEntry(stored, m_pendingIndex);
     m_dataCrc = crc32Update(m_dataCrc, block);
     m_dataEnd += block.size();
     m_totals.add(entry, differenceBytes, m_setup.fs);
@@ -257,8 +260,8 @@ UniversalHeader SegmentWriter::header(const char* type, std::int64_t entries, st
 {
     UniversalHeader h;
     h.fileType = type;
-    h.startTime = m_totals.blocks ? m_totals.start : kUutcNoEntry;
-    h.endTime = m_totals.blocks ? m_totals.end : kUutcNoEntry;
+    h.startTime = m_totals.blocks ? m_setup.timeOffset.stored(m_totals.start) : kUutcNoEntry;
+    h.endTime = m_totals.blocks ? m_setup.timeOffset.stored(m_totals.end) : kUutcNoEntry;
     h.numberOfEntries = entries;
     h.maximumEntrySize = maxEntry;
     h.segmentNumber = m_setup.segmentNumber;

@@ -20,6 +20,17 @@ enum class Durability {
     Fast, // the same order without syncs: survives a killed process, not a power cut
 };
 
+// How a writer stores times (the MEF 3.0 recording time offset, RTO). Off: true uUTC and an RTO of 0. On: each
+// time t is stored as -(t - base), below zero, and section 3 (level 2) holds `field`: `base` when the true times
+// are known (readers get true = -stored + RTO; without level 2 they see relative times), kUutcNoEntry when the
+// writer's own source knew only relative times (every reader then sees relative times).
+struct TimeOffset {
+    bool on = false;
+    std::int64_t base = 0;
+    std::int64_t field = 0;
+    std::int64_t stored(std::int64_t t) const { return on && t != kUutcNoEntry ? -(t - base) : t; }
+};
+
 struct SegmentSetup {
     std::string channelDir; // the .timd directory
     std::string channelName;
@@ -36,6 +47,7 @@ struct SegmentSetup {
     Access keys; // level-1 key encrypts section 2, level-2 key section 3
     Durability durability = Durability::Full;
     std::string subjectName, subjectId, recordingLocation; // section 3
+    TimeOffset timeOffset;
 
     std::string baseName() const; // "<channel>-<6-digit segment number>"
     std::string directory() const;

@@ -26,6 +26,10 @@ core::Status checkPasswords(const WriterOptions& o)
 {
     if (!o.level2Password.empty() && o.level1Password.empty())
         return makeError(ErrorCode::InvalidArgument, "a level-2 password needs a level-1 password too");
+    if (!o.level2Password.empty() && o.level2Password == o.level1Password)
+        return makeError(ErrorCode::InvalidArgument,
+                         "the level-1 and level-2 passwords are the same: a reader would then open only level 1 "
+                         "and never see the subject or the record texts; choose two different passwords");
     for (const std::string* p : {&o.level1Password, &o.level2Password}) {
         std::size_t characters = 0;
         for (unsigned char c : *p) characters += (c & 0xC0) != 0x80;
@@ -153,6 +157,7 @@ SegmentSetup SessionWriter::channelTemplate(const std::string& name) const
     s.subjectName = m_options.subject.name;
     s.subjectId = m_options.subject.id;
     s.recordingLocation = m_options.recordingLocation;
+    s.timeOffset = m_options.timeOffset;
     return s;
 }
 
@@ -233,7 +238,8 @@ core::Status SessionWriter::writeRecords(const std::string& base, const std::opt
 {
     std::vector<Record> records;
     for (const core::Annotation& a : m_annotations)
-        if (a.channel == channel) records.push_back(Record{a.type, a.time, a.durationUs, a.text, true});
+        if (a.channel == channel)
+            records.push_back(Record{a.type, m_options.timeOffset.stored(a.time), a.durationUs, a.text, true});
     if (records.empty()) return {};
     const std::string rdat = base + ".rdat";
     std::error_code ec;

@@ -21,6 +21,7 @@ struct WriterOptions {
     Durability durability = Durability::Fast;
     core::SubjectInfo subject{}; // section 3: id, name (as subject name 1), and the recording location
     std::string recordingLocation{};
+    TimeOffset timeOffset{}; // how times are stored; see TimeOffset (exportMef sets it)
 };
 
 struct ChannelSpec {

@@ -43,7 +43,7 @@ std::function<int()> addValidateCommand(CLI::App& app)
     return [path, password]() {
         if (const core::Status usable = formats::checkRecordingPath(*path); !usable) return fail(usable.error());
         if (formats::looksLikeEdf(*path)) return validateEdf(*path);
-        auto problems = formats::mef3::validateSession(*path, *password);
+        auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
         if (!problems) return fail(problems.error());
         for (const auto& p : *problems) {
             std::printf("%s: %s", p.path.c_str(), p.what.c_str());

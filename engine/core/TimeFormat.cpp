@@ -7,6 +7,20 @@
 
 namespace lv::core {
 
+std::string formatNumber(double value)
+{
+    char text[40];
+    std::snprintf(text, sizeof text, "%.15g", value);
+    return text;
+}
+
+std::string samplingRateProblem(double fs, const std::string& field)
+{
+    if (plausibleSamplingRate(fs)) return {};
+    return field + " " + formatNumber(fs) + " Hz is outside [" + formatNumber(kMinSamplingRate) + ", " +
+           formatNumber(kMaxSamplingRate) + "] Hz";
+}
+
 namespace {
 
 constexpr std::int64_t kUsPerDay = 86400LL * 1000000LL;

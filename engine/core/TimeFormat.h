@@ -15,6 +15,12 @@ std::string formatIso(Uutc t);
 // Microseconds as exact decimal seconds without trailing zeros: 7812500 -> "7.8125", -1 -> "-0.000001".
 std::string formatSeconds(std::int64_t microseconds);
 
+// A number read from a file, as printf's %g writes it with 15 digits: 1e300 -> "1e+300", 256 -> "256".
+std::string formatNumber(double value);
+
+// "sampling frequency 1e+300 Hz is outside [1e-06, 1e+06] Hz", or empty when `fs` is a plausible rate.
+std::string samplingRateProblem(double fs, const std::string& field);
+
 // A user's time argument: integer uUTC, ISO 8601 (date, 'T', time, optional fraction, 'Z' or +-HH:MM),
 // or "+SECONDS" (decimal) after `start`.
 Result<Uutc> parseTimeArgument(std::string_view text, Uutc start);

@@ -1,6 +1,8 @@
 // EDF/BDF header fields read as text, numbers trimmed and checked, sloppiness turned into warnings.
 #include "formats/edf/EdfHeader.h"
 
+#include "core/TimeFormat.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -105,6 +107,11 @@ core::Status recordFields(std::span<const std::uint8_t> b, EdfHeader& h, const s
     const auto seconds = number(field(b, 244, 8), "duration of a data record", notes);
     if (!seconds || *seconds < 0 || *seconds > 1e7)
         return badField(path, 244, "the duration of a data record", field(b, 244, 8));
+    if (*seconds > 0 && *seconds < 1e-6) // 0 is allowed: a file of annotations only
+        return makeError(ErrorCode::Corrupt,
+                         "the duration of a data record, " + core::formatNumber(*seconds) +
+                             " s, is below 1 microsecond (the resolution of recording times)",
+                         path, 244);
     h.recordSeconds = *seconds;
     h.recordDurationUs = static_cast<core::Uutc>(std::llround(*seconds * 1e6));
     const auto declared = number(field(b, 184, 8), "header size", notes);
@@ -170,6 +177,13 @@ core::Status signalFields(std::span<const std::uint8_t> b, EdfHeader& h, std::si
             return badField(path, next(kNumber, k), "signal " + std::to_string(k + 1) + "'s samples per record",
                             field(b, next(kNumber, k), kNumber));
         h.signals[k].samplesPerRecord = static_cast<std::int32_t>(*v);
+        if (*v == 0 || h.recordSeconds == 0) continue; // no samples: the signal is skipped with a warning
+        const std::string who = "signal " + std::to_string(k + 1) + "'s sampling rate";
+        if (const std::string problem = core::samplingRateProblem(*v / h.recordSeconds, who); !problem.empty())
+            return makeError(ErrorCode::Corrupt,
+                             problem + " (" + trimmed(field(b, next(kNumber, k), kNumber)) + " samples a record of " +
+                                 core::formatNumber(h.recordSeconds) + " s)",
+                             path, static_cast<std::int64_t>(next(kNumber, k)));
     }
     return {};
 }

@@ -62,8 +62,11 @@ void EdfOpener::countRecords()
 {
     const std::uint64_t size = m_r.m_file->size();
     const std::uint64_t data = size - static_cast<std::uint64_t>(m_h.headerBytes);
-    if (m_h.recordBytes == 0) {
-        m_records = std::max<std::int64_t>(0, m_h.recordCount);
+    if (m_h.recordBytes == 0) { // records of no bytes: their count is bounded by nothing the file holds
+        if (m_h.recordCount > 0)
+            m_warnings.push_back("no signal has samples: the " + std::to_string(m_h.recordCount) +
+                                 " data records the header announces hold nothing");
+        m_records = 0;
         return;
     }
     const auto whole = static_cast<std::int64_t>(data / m_h.recordBytes);

@@ -32,6 +32,24 @@ struct BlockPlacement {
     std::int64_t overlaps = 0;             // blocks that started inside their predecessor (moved after it)
 };
 
+// The largest RED block taken for real: no writer makes larger ones (meflib writes blocks of about a second,
+// at most 1e6 samples at the highest plausible rate), and decoding one allocates 4 bytes a sample. A block's
+// byte size bounds nothing: the range coder codes a constant run in almost no bytes.
+inline constexpr std::uint32_t kMaxBlockSamples = 1u << 24;
+
+// A segment's time span from its header (true times, end exclusive); kNoTime where the header gives none.
+struct SegmentSpan {
+    core::Uutc start = core::kNoTime;
+    core::Uutc end = core::kNoTime;
+};
+
+// Drops from one segment's `blocks` (in index order) those whose index entries cannot be right, each with a
+// warning naming `indexPath` and the entry's offset: more than kMaxBlockSamples samples; starting before
+// `span` or ending after it (beyond a second and a sample's slack); out of time order (not in the longest
+// run of non-decreasing start times, so one bad time drops one block, not the ones after it).
+std::vector<std::string> screenSegmentBlocks(std::vector<BlockRef>& blocks, double fs, SegmentSpan span,
+                                             const std::string& indexPath);
+
 // Sorts `blocks` by time and assigns each its grid index: round((t - t0) * fs / 1e6), never overlapping
 // the previous block. `segmentCount` is the number of MEF segments the blocks come from.
 BlockPlacement placeBlocks(std::vector<BlockRef>& blocks, double fs, std::size_t segmentCount);

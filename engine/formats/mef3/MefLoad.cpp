@@ -1,6 +1,7 @@
 // Reading a session's files for openMef3: passwords and headers checked, blocks placed, records as annotations.
 #include "formats/mef3/MefLoad.h"
 
+#include "core/TimeFormat.h"
 #include "formats/mef3/Records.h"
 #include "formats/mef3/TimeSeriesIndex.h"
 
@@ -22,7 +23,7 @@ core::Uutc TimeBase::toTrue(std::int64_t stored)
     if (stored == kUutcNoEntry || stored >= 0) return stored;
     sawOffsetTimes = true;
     const std::int64_t rto = offset && *offset != kUutcNoEntry ? *offset : 0;
-    return -stored + rto;
+    return core::saturatingAdd(-stored, rto);
 }
 
 namespace {
@@ -94,6 +95,16 @@ core::Result<TimeSeriesMetadata> loadMetadata(OpenState& s, const std::string& b
     return metadata;
 }
 
+// The segment's span from its metadata's universal header, when its times are stored as the index's are
+// (meflib writes some headers in true times, the index in offset times: the two cannot be compared then).
+SegmentSpan headerSpan(TimeBase& time, const UniversalHeader& h, const std::vector<IndexEntry>& entries)
+{
+    if (entries.empty() || h.startTime == kUutcNoEntry || h.endTime == kUutcNoEntry) return {};
+    const bool offsetTimes = entries.front().startTime < 0;
+    if ((h.startTime < 0) != offsetTimes || (h.endTime < 0) != offsetTimes) return {};
+    return {time.toTrue(h.startTime), time.toTrue(h.endTime)};
+}
+
 // Adds one segment's blocks to `blocks`; blocks that run past the data file are dropped with a warning.
 core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t segment, LoadedChannel& c,
                          std::vector<BlockRef>& blocks)
@@ -113,6 +124,7 @@ core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t 
     auto parsed = parseUniversalHeader(*dataHeader, (*data)->path(), "tdat");
     if (!parsed) return parsed.error();
     const std::uint64_t dataSize = (*data)->size();
+    std::vector<BlockRef> own;
     for (std::uint32_t i = 0; i < index->entries.size(); ++i) {
         const IndexEntry& e = index->entries[i];
         if (e.fileOffset < static_cast<std::int64_t>(kUniversalHeaderBytes) || e.blockBytes < 304 ||
@@ -133,11 +145,32 @@ core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t 
         b.minimum = e.minimumSampleValue;
         b.maximum = e.maximumSampleValue;
         b.flags = e.redFlags;
-        blocks.push_back(b);
+        own.push_back(b);
     }
+    const double fs = c.detail.metadata.front().section2.samplingFrequency;
+    if (core::plausibleSamplingRate(fs)) {
+        const SegmentSpan span = headerSpan(s.time, c.detail.metadata.back().header, index->entries);
+        for (std::string& w : screenSegmentBlocks(own, fs, span, tree.displayPath(files.base + ".tidx")))
+            c.warnings.push_back(std::move(w));
+    }
+    blocks.insert(blocks.end(), own.begin(), own.end());
     c.detail.dataFiles.push_back(*data);
     c.detail.dataPaths.push_back(files.base + ".tdat");
     return {};
+}
+
+// The grid a read walks, bounded by what the files hold: gaps may be long (segments recorded apart), but not so
+// long that walking them takes far longer than reading the samples. Longer: the block times are damaged in a way
+// the header does not confine (its own times are missing or damaged too).
+core::Status checkSpan(const BlockPlacement& p, const std::string& channel, const std::string& path)
+{
+    constexpr std::int64_t kGapAllowance = std::int64_t{1} << 32;
+    if (p.gridLength <= kGapAllowance || (p.gridLength - kGapAllowance) / 1024 <= p.storedSamples) return {};
+    return makeError(ErrorCode::Corrupt,
+                     "channel " + channel + ": its block times span " + std::to_string(p.gridLength) +
+                         " sample times but its blocks hold " + std::to_string(p.storedSamples) +
+                         " samples: the block times are damaged",
+                     path);
 }
 
 void fillChannelInfo(core::ChannelInfo& info, const TimeSeriesMetadata& m, const BlockPlacement& p, double fs)
@@ -172,9 +205,10 @@ core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
         c.warnings.push_back("channel " + files.name + " has no segments");
     } else {
         const double fs = detail.metadata.front().section2.samplingFrequency;
-        if (!(fs > 0.0) || !std::isfinite(fs))
-            return makeError(ErrorCode::Corrupt, "sampling frequency " + std::to_string(fs) + " is impossible",
-                             s.layout.tree->displayPath(files.segments.front().base + ".tmet"), 8720);
+        if (const std::string problem = core::samplingRateProblem(fs, "sampling frequency"); !problem.empty())
+            return makeError(ErrorCode::Corrupt, problem,
+                             s.layout.tree->displayPath(files.segments.front().base + ".tmet"),
+                             kSamplingFrequencyOffset);
         for (std::size_t k = 1; k < detail.metadata.size(); ++k)
             if (const double other = detail.metadata[k].section2.samplingFrequency; other != fs)
                 return makeError(ErrorCode::Corrupt,
@@ -184,6 +218,7 @@ core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
                                      "): segments of one channel have one rate",
                                  s.layout.tree->displayPath(files.segments[k].base + ".tmet"), 8720);
         const BlockPlacement placement = placeBlocks(blocks, fs, detail.metadata.size());
+        LV_TRY(checkSpan(placement, files.name, s.layout.tree->displayPath(files.segments.front().base + ".tidx")));
         if (placement.overlaps > 0)
             c.warnings.push_back("channel " + files.name + ": " + std::to_string(placement.overlaps) +
                                  " blocks overlap their predecessor in time and were placed after it");

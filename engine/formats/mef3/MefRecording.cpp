@@ -18,6 +18,7 @@ namespace {
 
 constexpr std::uint64_t kMaxJobBytes = 1u << 20; // one read per run of blocks, at most this many bytes
 constexpr std::size_t kMaxJobBlocks = 64;
+constexpr std::uint64_t kMaxJobSamples = 1u << 22; // and at most this many samples (16 MiB of scratch)
 
 // Marks the parts of `slice` that no block covers as missing (blocks fill the rest), starting at block k.
 void fillGaps(const core::RawSlice& slice, const std::vector<BlockRef>& blocks, std::size_t k)
@@ -311,7 +312,8 @@ core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const
             while (job.lastBlock < blocks.size() && blocks[job.lastBlock].gridIndex < end &&
                    job.lastBlock - job.firstBlock < kMaxJobBlocks &&
                    adjacentInFile(blocks[job.lastBlock - 1], blocks[job.lastBlock]) &&
-                   bytes + blocks[job.lastBlock].blockBytes <= kMaxJobBytes) {
+                   bytes + blocks[job.lastBlock].blockBytes <= kMaxJobBytes &&
+                   samples + blocks[job.lastBlock].sampleCount <= kMaxJobSamples) {
                 bytes += blocks[job.lastBlock].blockBytes;
                 samples += blocks[job.lastBlock].sampleCount;
                 ++job.lastBlock;

@@ -13,6 +13,7 @@
 namespace lv::formats::mef3 {
 
 inline constexpr std::size_t kMetadataFileBytes = 16384;
+inline constexpr std::int64_t kSamplingFrequencyOffset = 8720; // of section 2's sampling_frequency in the file
 
 struct TimeSeriesSection2 {
     std::string channelDescription;

@@ -2,7 +2,9 @@
 #include "formats/mef3/SegmentWriter.h"
 
 #include "core/LittleEndian.h"
+#include "core/TimeFormat.h"
 #include "formats/mef3/Crc32.h"
+#include "formats/mef3/Metadata.h"
 #include "formats/mef3/RedBlock.h"
 #include "io/ByteSource.h"
 
@@ -58,6 +60,8 @@ core::Result<SegmentRecovery> SegmentWriter::recover(SegmentSetup setup)
     if (!(w->m_setup.fs > 0.0))
         return makeError(ErrorCode::Corrupt, "the metadata is unreadable and nothing else gives the sampling rate",
                          w->m_setup.file("tmet"));
+    if (const std::string problem = core::samplingRateProblem(w->m_setup.fs, "sampling frequency"); !problem.empty())
+        return makeError(ErrorCode::Corrupt, problem, w->m_setup.file("tmet"), kSamplingFrequencyOffset);
     const std::int64_t metadataBlocks = w->m_knownDifferenceBlocks;
     w->m_totals = {};
     SegmentRecovery report;

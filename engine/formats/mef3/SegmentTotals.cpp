@@ -35,13 +35,13 @@ void SegmentTotals::add(const IndexEntry& e, std::uint32_t differenceBytes, doub
     }
     ++blocks;
     samples += e.sampleCount;
-    end = e.startTime + static_cast<core::Uutc>(std::llround(static_cast<double>(e.sampleCount) * 1e6 / fs));
+    end = core::SampleGrid{e.startTime, fs}.timeOf(e.sampleCount); // saturating, whatever fs is
 }
 
 std::int64_t SegmentTotals::blockInterval(double fs) const
 {
     if (intervalsVary || blocks == 0) return -1;
-    return std::llround(static_cast<double>(firstCount) * 1e6 / fs);
+    return core::saturatingRound(static_cast<double>(firstCount) * 1e6 / fs);
 }
 
 } // namespace lv::formats::mef3

@@ -1,0 +1,92 @@
+// Record durations and sampling rates an EDF header may give: below a microsecond a record is refused, and a
+// signal's rate (samples a record over the duration) must lie within [1e-6, 1e6] Hz.
+#include "EdfTestSupport.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+
+namespace lv::formats::edf {
+namespace {
+
+// test_generator.edf (12 signals, 600 records of 1 s, 200 samples a record) with its duration field replaced.
+core::Result<std::unique_ptr<EdfRecording>> openWithDuration(const std::filesystem::path& file,
+                                                             const std::string& duration)
+{
+    auto bytes = lv::test::readBytes(lv::test::testdata() / "edf/test_generator.edf");
+    test::setField(bytes, 244, 8, duration);
+    lv::test::writeBytes(file, bytes);
+    const auto began = std::chrono::steady_clock::now();
+    auto r = openEdf(file.string());
+    EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(5));
+    return r;
+}
+
+TEST(EdfBounds, ARecordShorterThanAMicrosecondIsRefused)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto r = openWithDuration(file, "1e-300");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, core::ErrorCode::Corrupt);
+    EXPECT_EQ(r.error().path, file.string());
+    EXPECT_EQ(r.error().offset, 244);
+    EXPECT_EQ(r.error().message,
+              "the duration of a data record, 1e-300 s, is below 1 microsecond (the resolution of recording times)");
+}
+
+TEST(EdfBounds, ASamplingRateAboveAMegahertzIsRefused)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto r = openWithDuration(file, "0.00001");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, core::ErrorCode::Corrupt);
+    EXPECT_EQ(r.error().path, file.string());
+    EXPECT_EQ(r.error().offset, static_cast<std::int64_t>(test::signalField(12, 8, 0)));
+    EXPECT_EQ(r.error().message, "signal 1's sampling rate 20000000 Hz is outside [1e-06, 1000000] Hz (200 samples "
+                                 "a record of 1e-05 s)");
+}
+
+TEST(EdfBounds, ASamplingRateBelowAMicrohertzIsRefused)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto bytes = lv::test::readBytes(lv::test::testdata() / "edf/test_generator.edf");
+    test::setField(bytes, 244, 8, "9000000");
+    test::setField(bytes, test::signalField(12, 8, 2), 8, "1");
+    lv::test::writeBytes(file, bytes);
+    auto r = openEdf(file.string());
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().offset, static_cast<std::int64_t>(test::signalField(12, 8, 2)));
+    EXPECT_EQ(r.error().message, "signal 3's sampling rate 1.11111111111111e-07 Hz is outside [1e-06, 1000000] Hz "
+                                 "(1 samples a record of 9000000 s)");
+}
+
+TEST(EdfBounds, AMegahertzOpens)
+{
+    lv::test::TempDir dir;
+    auto r = openWithDuration(dir.path() / "d.edf", "0.0002"); // 200 samples in 200 us
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    EXPECT_DOUBLE_EQ((*r)->info().channels[0].fs, 1e6);
+}
+
+TEST(EdfBounds, RecordsOfNoBytesAreNotCountedOnTheHeadersWord)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto bytes = lv::test::readBytes(lv::test::testdata() / "edf/test_generator.edf");
+    test::setField(bytes, 236, 8, "99999999");
+    for (std::size_t k = 0; k < 12; ++k) test::setField(bytes, test::signalField(12, 8, k), 8, "0");
+    lv::test::writeBytes(file, bytes);
+    auto r = openEdf(file.string());
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    EXPECT_TRUE((*r)->info().channels.empty());
+    const auto& w = (*r)->info().warnings;
+    EXPECT_NE(std::find(w.begin(), w.end(),
+                        "no signal has samples: the 99999999 data records the header announces "
+                        "hold nothing"),
+              w.end());
+}
+
+} // namespace
+} // namespace lv::formats::edf

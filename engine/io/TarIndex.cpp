@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 #include <span>
 
 namespace lv::io {
@@ -111,6 +112,34 @@ private:
     std::uint64_t m_hinted = 0, m_hintedEnd = 0;
 };
 
+// A zero block at `zero`: the end of the archive when only zeros follow to the end of the file (GNU tar pads to a
+// 10,240-byte record), else damage: a zeroed header with member headers after it, or bytes after the end marker.
+core::Status checkEnd(const ByteSource& archive, HeaderReader& headers, std::uint64_t zero)
+{
+    std::array<std::uint8_t, kBlock> h{};
+    const std::uint64_t total = archive.size();
+    std::optional<std::uint64_t> firstData;
+    for (std::uint64_t at = zero + kBlock; at + kBlock <= total; at += kBlock) {
+        LV_TRY(headers.read(at, h));
+        if (allZero(h)) continue;
+        if (checksumOk(h))
+            return makeError(ErrorCode::Corrupt,
+                             "tar header is all zeros, but a member header follows at byte " + std::to_string(at),
+                             archive.path(), static_cast<std::int64_t>(zero));
+        if (!firstData) firstData = at;
+    }
+    if (!firstData && total % kBlock != 0) {
+        auto tail = archive.read(total - total % kBlock, total % kBlock);
+        if (!tail) return tail.error();
+        if (!allZero(*tail)) firstData = total - total % kBlock;
+    }
+    if (firstData)
+        return makeError(ErrorCode::Corrupt,
+                         "tar archive has data after its end marker (at byte " + std::to_string(*firstData) + ")",
+                         archive.path(), static_cast<std::int64_t>(zero));
+    return {};
+}
+
 } // namespace
 
 core::Result<std::vector<TarMember>> indexTar(const ByteSource& archive)
@@ -123,7 +152,10 @@ core::Result<std::vector<TarMember>> indexTar(const ByteSource& archive)
     const std::uint64_t total = archive.size();
     while (offset + kBlock <= total) {
         LV_TRY(headers.read(offset, h));
-        if (allZero(h)) return members; // end-of-archive marker
+        if (allZero(h)) { // the end-of-archive marker, unless members follow
+            LV_TRY(checkEnd(archive, headers, offset));
+            return members;
+        }
         const auto at = static_cast<std::int64_t>(offset);
         if (!checksumOk(h)) return makeError(ErrorCode::Corrupt, "tar header checksum mismatch", archive.path(), at);
         std::uint64_t size = 0, mtime = 0;

@@ -97,6 +97,9 @@ core::Result<ChannelFiles> discoverChannel(const io::FileTree& tree, const std::
         auto files = tree.list(segDir);
         if (!files) return files.error();
         const std::string base = stem(e.name);
+        for (const char* kind : {".tmet", ".tidx", ".tdat"}) // a member lost from an archive, a file deleted
+            if (!hasFile(*files, base + kind))
+                return makeError(ErrorCode::Corrupt, "segment folder has no " + base + kind, tree.displayPath(segDir));
         SegmentFiles segment{io::joinPath(segDir, base), recordsIn(*files, segDir, base)};
         channel.segments.push_back(std::move(segment));
     }

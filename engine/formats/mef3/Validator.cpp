@@ -24,12 +24,12 @@ public:
     void segment(const SegmentFiles& files);
     void records(const std::string& base);
     std::vector<Problem> take() { return std::move(m_problems); }
-
-private:
     void problem(const std::string& path, std::int64_t offset, std::string what)
     {
         m_problems.push_back({path, offset, std::move(what)});
     }
+
+private:
     void problem(const core::Error& e) { m_problems.push_back({e.path, e.offset, e.message}); }
     bool load(const std::string& file, std::vector<std::uint8_t>& bytes);
     void blocks(const TimeSeriesIndex& index, const std::string& dataFile, const TimeSeriesMetadata* metadata);
@@ -158,10 +158,16 @@ core::Result<std::vector<Problem>> validateSession(const std::string& path, cons
                                                    const core::CancelToken* cancel)
 {
     auto layout = discoverSession(path);
-    if (!layout) return layout.error();
+    if (!layout) { // a damaged archive or a segment short of a file: a problem found, not a failure to look
+        const core::Error& e = layout.error();
+        if (e.code != core::ErrorCode::Corrupt && e.code != core::ErrorCode::Truncated) return e;
+        return std::vector<Problem>{{e.path, e.offset, e.message}};
+    }
     Checker check(*layout->tree, password, cancel);
     check.records(layout->recordsBase);
     for (const ChannelFiles& channel : layout->channels) {
+        if (channel.segments.empty())
+            check.problem(layout->tree->displayPath(channel.dir), -1, "channel has no segments");
         check.records(channel.recordsBase);
         for (const SegmentFiles& segment : channel.segments) {
             if (check.cancelled()) break;

@@ -111,6 +111,58 @@ TEST(TarIndex, MalformedPaxRecordIsIgnored)
     EXPECT_EQ((*r)[0].path, "s.mefd/a");
 }
 
+// Three members a, b, c of one data block each, then `tail` (the end marker and what follows it).
+std::vector<std::uint8_t> threeMembers(const std::vector<std::uint8_t>& tail)
+{
+    std::vector<std::uint8_t> tar;
+    for (const char* name : {"s.mefd/a", "s.mefd/b", "s.mefd/c"}) {
+        const auto h = tarHeader(name, '0', 5);
+        tar.insert(tar.end(), h.begin(), h.end());
+        std::vector<std::uint8_t> data(512, 0);
+        std::fill(data.begin(), data.begin() + 5, static_cast<std::uint8_t>(name[7]));
+        tar.insert(tar.end(), data.begin(), data.end());
+    }
+    tar.insert(tar.end(), tail.begin(), tail.end());
+    return tar;
+}
+
+// Two zero blocks padded with zeros to a 10,240-byte record (GNU tar), or a lone zero block, end the archive.
+TEST(TarIndex, ZerosToTheEndOfTheFileEndTheArchive)
+{
+    for (const std::size_t zeros : {512u, 1024u, 10240u - 6 * 512u, 20000u}) {
+        auto r = indexTar(*memorySource(threeMembers(std::vector<std::uint8_t>(zeros, 0)), "e.tar"));
+        ASSERT_TRUE(r.ok()) << r.error().describe();
+        EXPECT_EQ(r->size(), 3u) << zeros;
+    }
+}
+
+// A zeroed header followed by further members is damage, not the end: member b's header zeroed would otherwise drop
+// b and c in silence.
+TEST(TarIndex, AZeroedHeaderBeforeOtherMembersIsDamage)
+{
+    auto tar = threeMembers(std::vector<std::uint8_t>(1024, 0));
+    std::fill(tar.begin() + 1024, tar.begin() + 1536, 0); // b's header
+    auto r = indexTar(*memorySource(tar, "z.tar"));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, core::ErrorCode::Corrupt);
+    EXPECT_EQ(r.error().describe(),
+              "z.tar: tar header is all zeros, but a member header follows at byte 2048 (at byte 1024)");
+}
+
+TEST(TarIndex, DataAfterTheEndMarkerIsDamage)
+{
+    std::vector<std::uint8_t> tail(1024 + 512, 0);
+    tail[1024 + 17] = 0x5A; // in the block after the two zero blocks
+    auto r = indexTar(*memorySource(threeMembers(tail), "d.tar"));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().describe(), "d.tar: tar archive has data after its end marker (at byte 4096) (at byte 3072)");
+    tail.assign(1024 + 100, 0);
+    tail.back() = 1; // in a partial last block
+    r = indexTar(*memorySource(threeMembers(tail), "p.tar"));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().describe(), "p.tar: tar archive has data after its end marker (at byte 4096) (at byte 3072)");
+}
+
 TEST(TarIndex, TruncatedArchiveIsAnError)
 {
     std::vector<std::uint8_t> header(512, 0);

@@ -60,6 +60,7 @@ int runConversion(Session& session, const ConvertOptions& o, const std::string& 
     auto selection = select(session.recording->info(), o.selection, exitCode);
     if (!selection) return exitCode;
     core::ReadControl control = readControl(session, what);
+    control.verifyCrc = !o.noVerifyCrc;
     control.skipDamagedBlocks = o.skipDamaged;
     const core::Status status = exportTo(session, *selection, o, control);
     finishProgress();
@@ -86,7 +87,11 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
     addSelectionOptions(command, o.selection);
     command.add_flag("--raw", o.raw, "Stored integer counts instead of physical values");
     command.add_flag("--fill-gaps", o.fillGaps, "Keep rows where every channel is in a gap (empty cells)");
-    command.add_flag("--skip-damaged", o.skipDamaged, "Read a damaged block as missing samples (with a warning)");
+    command.add_flag("--skip-damaged", o.skipDamaged,
+                     "Read a damaged block as missing samples, with a warning and a \"Damaged\" annotation in the "
+                     "output (default: a damaged block fails the conversion, exit 3)");
+    command.add_flag("--no-verify-crc", o.noVerifyCrc,
+                     "Do not check the MEF data blocks' CRCs (checked by default; EDF/BDF have none)");
     command
         .add_option("--block-seconds", o.blockSeconds,
                     "MEF output: RED block length in seconds (default: 10 s, at most 32768 samples)")

@@ -21,6 +21,7 @@ struct ConvertOptions {
     bool raw = false;
     bool fillGaps = false;
     bool skipDamaged = false;
+    bool noVerifyCrc = false;
     convert::TimeColumn time = convert::TimeColumn::Seconds;
     double blockSeconds = 0.0;
     std::string level1Password;

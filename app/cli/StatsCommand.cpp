@@ -19,7 +19,8 @@ struct StatsOptions {
     CommonOptions common;
     SelectionOptions selection;
     bool json = false;
-    bool verifyCrc = false;
+    bool verifyCrc = false; // accepted for older scripts: the CRCs are checked by default
+    bool noVerifyCrc = false;
     bool skipDamaged = false;
 };
 
@@ -70,7 +71,7 @@ int run(const StatsOptions& o)
     auto selection = select(session->recording->info(), o.selection, exitCode);
     if (!selection) return exitCode;
     core::ReadControl control = readControl(*session, "stats");
-    control.verifyCrc = o.verifyCrc;
+    control.verifyCrc = o.verifyCrc || !o.noVerifyCrc;
     control.skipDamagedBlocks = o.skipDamaged;
     const auto begin = std::chrono::steady_clock::now();
     auto stats = analysis::computeStats(*session->recording, selection->channels, selection->range, control);
@@ -92,7 +93,8 @@ std::function<int()> addStatsCommand(CLI::App& app)
     addCommonOptions(*command, o->common);
     addSelectionOptions(*command, o->selection);
     command->add_flag("--json", o->json, "Print JSON");
-    command->add_flag("--verify-crc", o->verifyCrc, "Check every data block's CRC while decoding");
+    command->add_flag("--verify-crc", o->verifyCrc, "Check every data block's CRC while decoding (the default)");
+    command->add_flag("--no-verify-crc", o->noVerifyCrc, "Do not check the MEF data blocks' CRCs");
     command->add_flag("--skip-damaged", o->skipDamaged, "Read a damaged block as missing samples (with a warning)");
     return [o]() { return run(*o); };
 }

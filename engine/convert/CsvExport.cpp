@@ -106,6 +106,18 @@ void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& 
     }
 }
 
+// One comment line per damaged block read as missing, before the rows of its chunk:
+// "# Damaged <channel> at <time>: damaged block in <file> at byte N, samples missing".
+void appendDamage(std::string& out, core::Recording& recording, const CsvOptions& options, core::Uutc start)
+{
+    for (const core::DamagedBlock& d : recording.takeDamage()) {
+        const core::Annotation a = core::damageAnnotation(recording.info(), d);
+        out += "# " + a.type + " " + a.channel.value_or("") + " at ";
+        appendTime(out, a.time, options, start);
+        out += ": " + a.text + "\n";
+    }
+}
+
 } // namespace
 
 core::Status exportCsv(core::Recording& recording, const CsvOptions& options, const std::string& outPath,
@@ -159,6 +171,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         chunkControl.progress = nullptr;
         LV_TRY(recording.readRaw(slices, chunkControl));
         text.clear();
+        appendDamage(text, recording, options, info.start);
         formatRows(text, values, columns, row, count, grid, options, info.start);
         LV_TRY(out.write(text));
         if (control.progress)

@@ -140,6 +140,8 @@ core::Status scan(core::Recording& recording, Plan& plan, const core::ReadContro
     }
     for (Channel& ch : plan.channels)
         closeRun(plan, ch, plan.records * ch.perRecord, recording.info().channels[ch.source].name);
+    for (const core::DamagedBlock& d : recording.takeDamage())
+        plan.annotations.push_back(core::damageAnnotation(recording.info(), d));
     return {};
 }
 
@@ -258,6 +260,7 @@ std::string annotationText(const core::Annotation& a)
     std::string text =
         (a.type == "EDFA" || a.type == "Note" || a.type == "Gap" || a.type.empty()) ? a.text : a.type + ": " + a.text;
     if (a.channel && a.type == "Gap") text = "Gap " + *a.channel;
+    if (a.channel && a.type == "Damaged") text = "Damaged " + *a.channel + ": " + a.text;
     for (char& c : text)
         if (c == '\x14' || c == '\x15' || c == '\0') c = ' ';
     return text;

@@ -52,6 +52,8 @@ core::Status copyChannel(core::Recording& recording, std::size_t source, std::si
         core::ReadControl chunk = control;
         chunk.progress = nullptr;
         LV_TRY(recording.readRaw(std::span(&slice, 1), chunk));
+        for (const core::DamagedBlock& d : recording.takeDamage())
+            writer.addAnnotation(core::damageAnnotation(recording.info(), d));
         LV_TRY(shiftCounts(buffer, ch));
         LV_TRY(writer.append(target, ch.grid(), span.first + at, buffer));
         done += static_cast<std::uint64_t>(n);

@@ -280,6 +280,21 @@ std::vector<std::string> MergedRecording::takeWarnings()
     return all;
 }
 
+std::vector<core::DamagedBlock> MergedRecording::takeDamage()
+{
+    std::vector<core::DamagedBlock> all;
+    for (std::size_t p = 0; p < m_parts.size(); ++p)
+        for (core::DamagedBlock& d : m_parts[p]->takeDamage())
+            for (std::size_t c = 0; c < m_pieces.size(); ++c)
+                for (const Piece& piece : m_pieces[c])
+                    if (piece.part == p && piece.channel == d.channel) {
+                        all.push_back(d);
+                        all.back().channel = c;
+                        all.back().firstSample += piece.offset;
+                    }
+    return all;
+}
+
 core::Result<std::unique_ptr<MergedRecording>>
 openMerged(const std::vector<std::string>& paths, const std::string& password, const std::string& snapshotDirectory)
 {

@@ -33,6 +33,8 @@ public:
     const core::RecordingInfo& info() const override { return m_info; }
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
+    // The parts' damaged blocks, on the merged channels and grids.
+    std::vector<core::DamagedBlock> takeDamage() override;
 
     std::size_t partCount() const { return m_parts.size(); }
 

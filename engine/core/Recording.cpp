@@ -16,6 +16,21 @@ SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range)
     return SampleSpan{first, std::max<std::int64_t>(0, last - first)};
 }
 
+Annotation damageAnnotation(const RecordingInfo& info, const DamagedBlock& block)
+{
+    Annotation a;
+    a.type = "Damaged";
+    a.text = "damaged block in " + block.path + " at byte " + std::to_string(block.offset) + ", samples missing";
+    if (block.channel < info.channels.size()) {
+        const ChannelInfo& ch = info.channels[block.channel];
+        const SampleGrid grid = ch.grid();
+        a.time = grid.timeOf(block.firstSample);
+        a.durationUs = grid.timeOf(block.firstSample + block.sampleCount) - a.time;
+        a.channel = ch.name;
+    }
+    return a;
+}
+
 Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<const std::size_t> channels,
                                               TimeRange range, const ReadControl& control)
 {

@@ -26,11 +26,23 @@ struct RawSlice {
 struct ReadControl {
     TaskRunner* runner = nullptr;        // nullptr: run on the calling thread
     const CancelToken* cancel = nullptr; // checked between blocks
-    bool verifyCrc = false;              // check each data block's CRC as it is read
+    bool verifyCrc = true;               // check each data block's CRC as it is read (formats that have one)
     bool skipDamagedBlocks = false;      // a damaged block reads as missing, with a warning, instead of failing
     // Called with (done, total) units of work, possibly from worker threads.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
+
+// A data block that failed its checks and was read as missing (ReadControl::skipDamagedBlocks).
+struct DamagedBlock {
+    std::size_t channel = 0;
+    std::int64_t firstSample = 0; // grid index of the block's first sample
+    std::int64_t sampleCount = 0;
+    std::string path;         // the file holding the block
+    std::uint64_t offset = 0; // the block's byte offset in it
+};
+
+// The annotation an export writes for a damaged block: type "Damaged" at the block's time, on its channel.
+Annotation damageAnnotation(const RecordingInfo& info, const DamagedBlock& block);
 
 class Recording {
 public:
@@ -40,6 +52,8 @@ public:
     virtual Status readRaw(std::span<const RawSlice> slices, const ReadControl& control) = 0;
     // Non-fatal problems met while reading (e.g. one damaged block), drained by the caller.
     virtual std::vector<std::string> takeWarnings() { return {}; }
+    // Blocks read as missing because they are damaged, each reported once per recording, drained by the caller.
+    virtual std::vector<DamagedBlock> takeDamage() { return {}; }
     // The recording's blocks, when it is stored in blocks (see core/BlockSource.h); else nullptr.
     virtual const class BlockSource* blockSource() const { return nullptr; }
 };

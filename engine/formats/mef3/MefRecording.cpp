@@ -217,8 +217,9 @@ core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::sp
 }
 
 // A failed block: the error (path, offset, block number), or a warning when damaged blocks may be skipped.
-core::Status MefRecording::blockFailed(const BlockRef& b, const io::ByteSource& file, core::Error e,
-                                       const core::ReadControl& control) const
+// Each damaged block is reported once per recording (a conversion may read it more than once).
+core::Status MefRecording::blockFailed(std::size_t channel, const BlockRef& b, const io::ByteSource& file,
+                                       core::Error e, const core::ReadControl& control) const
 {
     e.path = file.path();
     e.offset = b.fileOffset;
@@ -226,8 +227,16 @@ core::Status MefRecording::blockFailed(const BlockRef& b, const io::ByteSource& 
     const bool damage = e.code == ErrorCode::Corrupt || e.code == ErrorCode::CrcMismatch;
     if (!control.skipDamagedBlocks || !damage) return e;
     std::lock_guard lock(m_warningsMutex);
+    if (!m_damageSeen.emplace(channel, b.segment, b.fileOffset).second) return {};
     m_warnings.push_back(e.describe() + "; its samples read as missing");
+    m_damage.push_back({channel, b.gridIndex, b.sampleCount, file.path(), static_cast<std::uint64_t>(b.fileOffset)});
     return {};
+}
+
+std::vector<core::DamagedBlock> MefRecording::takeDamage()
+{
+    std::lock_guard lock(m_warningsMutex);
+    return std::exchange(m_damage, {});
 }
 
 core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSlice> slices,
@@ -255,7 +264,7 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
         const std::span<const std::uint8_t> block(bytes->data() + (b.fileOffset - first.fileOffset), b.blockBytes);
         auto header = checkBlock(b, block, control);
         if (!header) {
-            LV_TRY(blockFailed(b, file, header.error(), control));
+            LV_TRY(blockFailed(slice.channel, b, file, header.error(), control));
             fillBlock(slice, b);
             continue;
         }
@@ -269,7 +278,7 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
     for (std::size_t t = 0; t < tasks.size(); ++t) {
         const BlockRef& b = *taskBlocks[t];
         if (!tasks[t].status.ok()) {
-            LV_TRY(blockFailed(b, file, tasks[t].status.error(), control));
+            LV_TRY(blockFailed(slice.channel, b, file, tasks[t].status.error(), control));
             fillBlock(slice, b);
             continue;
         }

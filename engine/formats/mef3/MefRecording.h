@@ -13,7 +13,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 
 namespace lv::formats::mef3 {
 
@@ -60,6 +62,7 @@ public:
     const core::RecordingInfo& info() const override { return m_info; }
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
+    std::vector<core::DamagedBlock> takeDamage() override;
     const core::BlockSource* blockSource() const override { return this; }
     // A channel served from a snapshot gets its blocks on first use; empty if that fails (reads say why).
     std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
@@ -94,7 +97,7 @@ private:
                            std::vector<std::int32_t>& scratch) const;
     core::Result<RedBlockHeader> checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
                                             const core::ReadControl& control) const;
-    core::Status blockFailed(const BlockRef& b, const io::ByteSource& file, core::Error e,
+    core::Status blockFailed(std::size_t channel, const BlockRef& b, const io::ByteSource& file, core::Error e,
                              const core::ReadControl& control) const;
 
     core::RecordingInfo m_info;
@@ -121,6 +124,8 @@ private:
 
     mutable std::mutex m_warningsMutex;
     mutable std::vector<std::string> m_warnings;
+    mutable std::vector<core::DamagedBlock> m_damage;
+    mutable std::set<std::tuple<std::size_t, std::uint32_t, std::int64_t>> m_damageSeen; // channel, segment, offset
 };
 
 core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options);

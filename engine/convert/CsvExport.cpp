@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <numeric>
 
 namespace lv::convert {
@@ -133,6 +134,9 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(options.range.start));
     const std::int64_t last = std::min(rowsEnd, grid.firstIndexAtOrAfter(options.range.end));
 
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(outPath, ec)))
+        return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", outPath);
     io::AtomicFile out;
     LV_TRY(out.open(outPath));
     LV_TRY(out.write(header(info, columns, options)));

@@ -4,6 +4,7 @@
 #include "io/AtomicFile.h"
 #include "io/ByteSource.h"
 #include "io/TarIndex.h"
+#include "io/Temporary.h"
 
 #include <algorithm>
 #include <array>
@@ -98,6 +99,8 @@ core::Status writeTar(const std::string& dir, const std::string& archivePath, co
         entries[top + "/" + fs::relative(it->path(), root).generic_string()] = {it->path(), it->is_directory()};
     if (ec) return makeError(ErrorCode::Io, "cannot list: " + ec.message(), dir);
 
+    if (fs::exists(fs::symlink_status(archivePath, ec)))
+        return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", archivePath);
     AtomicFile out;
     LV_TRY(out.open(archivePath));
     std::array<char, kBlock> h{};
@@ -127,11 +130,14 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
                              archivePath);
     std::error_code ec;
     fs::create_directories(targetDir, ec);
-    const fs::path work = fs::path(targetDir) / (".extract-" + fs::path(archivePath).filename().string());
-    fs::remove_all(work, ec);
-    fs::create_directories(work, ec);
-    if (ec) return makeError(ErrorCode::Io, "cannot create a working folder: " + ec.message(), work.string());
-    auto cleanup = [&] { fs::remove_all(work, ec); };
+    // A locked temporary, so that concurrent extractions into one folder each get their own and a killed one's
+    // is removed by the next extraction of that archive there.
+    auto temp =
+        Temporary::create((fs::path(targetDir) / (".extract-" + fs::path(archivePath).filename().string())).string(),
+                          Temporary::Kind::Directory);
+    if (!temp) return temp.error();
+    const fs::path work = temp->path();
+    auto cleanup = [&] { temp->drop(); };
     std::vector<std::string> tops;
     for (const TarMember& m : *members) {
         if (cancel && cancel->cancelled()) return cleanup(), makeError(ErrorCode::Cancelled, "extraction cancelled");
@@ -153,11 +159,8 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
         }
         if (!out.flush()) return cleanup(), makeError(ErrorCode::Io, "cannot write", dest.string());
     }
-    for (const std::string& top : tops) {
-        fs::rename(work / top, fs::path(targetDir) / top, ec);
-        if (ec) return cleanup(), makeError(ErrorCode::Io, "cannot move into place: " + ec.message(), targetDir);
-    }
-    cleanup();
+    for (const std::string& top : tops)
+        LV_TRY(renameNoReplace((work / top).string(), (fs::path(targetDir) / top).string()));
     return {};
 }
 

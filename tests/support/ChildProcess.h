@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,5 +22,9 @@ struct ChildResult {
 ChildResult runChild(const std::vector<std::string>& argv,
                      std::optional<std::chrono::microseconds> killAfter = std::nullopt,
                      std::uint64_t fileSizeLimit = 0);
+
+// Starts argv like runChild and sends SIGKILL as soon as `ready()` (polled every 5 ms) is true, or when it
+// exits by itself; `ready` sees the world while the child still runs (e.g. its temporary file has grown).
+ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::function<bool()>& ready);
 
 } // namespace lv::test

@@ -1,6 +1,7 @@
 // Row-chunked CSV writer: each chunk is decoded in parallel, then formatted in order.
 #include "convert/CsvExport.h"
 
+#include "convert/CsvCell.h"
 #include "core/TimeFormat.h"
 #include "io/AtomicFile.h"
 
@@ -56,15 +57,17 @@ void appendNumber(std::string& out, std::int64_t v)
     out.append(buf, r.ptr);
 }
 
+// "# units: a=uV b=uV" (one cell: quoted when a name or unit holds a comma, quote or line break), then the
+// column names, each a text cell.
 std::string header(const core::RecordingInfo& info, const std::vector<Column>& columns, const CsvOptions& options)
 {
     std::string units = "# units:", names = "time";
     for (const Column& c : columns) {
         const core::ChannelInfo& ch = info.channels[c.channel];
         units += " " + ch.name + "=" + (options.raw ? std::string("counts") : ch.unit);
-        names += "," + ch.name;
+        names += "," + csvTextCell(ch.name);
     }
-    return units + "\n" + names + "\n";
+    return csvTextCell(units) + "\n" + names + "\n";
 }
 
 void appendTime(std::string& out, core::Uutc t, const CsvOptions& options, core::Uutc start)

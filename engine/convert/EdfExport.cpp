@@ -254,9 +254,7 @@ std::string annotationText(const core::Annotation& a)
     std::string text =
         (a.type == "EDFA" || a.type == "Note" || a.type == "Gap" || a.type.empty()) ? a.text : a.type + ": " + a.text;
     if (a.channel && a.type == "Gap") text = "Gap " + *a.channel;
-    for (char& c : text)
-        if (c == '\x14' || c == '\x15' || c == '\0') c = ' ';
-    return text;
+    return text; // formatTal writes TAL delimiters inside it as spaces
 }
 
 struct PartWriter {

@@ -2,6 +2,7 @@
 #include "CliSupport.h"
 
 #include "common/ErrorText.h"
+#include "core/TextEscape.h"
 #include "core/TimeFormat.h"
 #include "formats/RecordingOpener.h"
 #include "formats/mef3/Snapshot.h"
@@ -57,7 +58,7 @@ void addSelectionOptions(CLI::App& command, SelectionOptions& options)
 int fail(const core::Error& error)
 {
     finishProgress();
-    std::fprintf(stderr, "longview-cli: %s\n", app::errorText(error, app::Audience::Cli).c_str());
+    std::fprintf(stderr, "longview-cli: %s\n", core::escapeControls(app::errorText(error, app::Audience::Cli)).c_str());
     return app::exitStatus(error.code);
 }
 
@@ -143,7 +144,8 @@ void finishProgress()
 
 void printWarnings(const std::vector<std::string>& warnings)
 {
-    for (const std::string& w : warnings) std::fprintf(stderr, "longview-cli: warning: %s\n", w.c_str());
+    for (const std::string& w : warnings)
+        std::fprintf(stderr, "longview-cli: warning: %s\n", core::escapeControls(w).c_str());
 }
 
 } // namespace lv::cli

@@ -2,6 +2,7 @@
 #include "CliSupport.h"
 #include "Commands.h"
 
+#include "core/TextEscape.h"
 #include "core/TimeFormat.h"
 
 #include <CLI/CLI.hpp>
@@ -63,6 +64,9 @@ ordered_json toJson(const core::RecordingInfo& info)
     return j;
 }
 
+// Names and texts from the file, with control characters escaped (no terminal escape gets through).
+std::string shown(const std::string& text) { return core::escapeControls(text); }
+
 std::string when(const core::RecordingInfo& info, core::Uutc t)
 {
     return info.timesKnown ? core::formatIso(t) : "+" + core::formatSeconds(t) + " s";
@@ -76,25 +80,25 @@ void printIdentity(const core::RecordingInfo& info)
         {"born", &info.subject.birthdate},   {"admin", &info.site.adminCode},  {"technician", &info.site.technician},
         {"equipment", &info.site.equipment}, {"location", &info.site.location}};
     for (const auto& [label, value] : fields)
-        if (!value->empty()) std::printf("  %-9s %s\n", label, value->c_str());
+        if (!value->empty()) std::printf("  %-9s %s\n", label, shown(*value).c_str());
 }
 
 void printText(const core::RecordingInfo& info)
 {
     std::printf("%s\n  format    %s\n  start     %s\n  end       %s\n  duration  %s s\n  channels  %zu\n",
-                info.path.c_str(), info.format.c_str(), when(info, info.start).c_str(), when(info, info.end).c_str(),
-                core::formatSeconds(info.end - info.start).c_str(), info.channels.size());
+                shown(info.path).c_str(), shown(info.format).c_str(), when(info, info.start).c_str(),
+                when(info, info.end).c_str(), core::formatSeconds(info.end - info.start).c_str(), info.channels.size());
     if (!info.timesKnown) std::printf("  times     relative (the true start is protected)\n");
     printIdentity(info);
     std::printf("\n  %-16s %10s %8s %14s %12s %9s %5s\n", "channel", "fs (Hz)", "unit", "factor", "samples", "segments",
                 "gaps");
     for (const core::ChannelInfo& c : info.channels)
-        std::printf("  %-16s %10g %8s %14g %12lld %9zu %5zu\n", c.name.c_str(), c.fs, c.unit.c_str(),
+        std::printf("  %-16s %10g %8s %14g %12lld %9zu %5zu\n", shown(c.name).c_str(), c.fs, shown(c.unit).c_str(),
                     c.conversionFactor, static_cast<long long>(c.gridLength), c.segments.size(), c.gaps.size());
     if (!info.annotations.empty()) std::printf("\n  annotations (%zu)\n", info.annotations.size());
     for (const core::Annotation& a : info.annotations)
-        std::printf("  %s  %-4s %s%s%s\n", when(info, a.time).c_str(), a.type.c_str(), a.text.c_str(),
-                    a.channel ? "  [" : "", a.channel ? (*a.channel + "]").c_str() : "");
+        std::printf("  %s  %-4s %s%s%s\n", when(info, a.time).c_str(), shown(a.type).c_str(), shown(a.text).c_str(),
+                    a.channel ? "  [" : "", a.channel ? (shown(*a.channel) + "]").c_str() : "");
 }
 
 } // namespace
@@ -113,7 +117,9 @@ std::function<int()> addInfoCommand(CLI::App& app)
         if (!session) return exitCode;
         const core::RecordingInfo& info = session->recording->info();
         if (*json)
-            std::printf("%s\n", toJson(info).dump(2).c_str());
+            // ASCII only: control, DEL, C1 and other non-ASCII characters as \u escapes; bytes that are not
+            // UTF-8 as U+FFFD (nlohmann would throw on them)
+            std::printf("%s\n", toJson(info).dump(2, ' ', true, ordered_json::error_handler_t::replace).c_str());
         else
             printText(info);
         printWarnings(info.warnings);

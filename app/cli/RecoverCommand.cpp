@@ -2,6 +2,7 @@
 #include "CliSupport.h"
 #include "Commands.h"
 
+#include "core/TextEscape.h"
 #include "formats/mef3/SessionRecovery.h"
 
 #include <CLI/CLI.hpp>
@@ -19,8 +20,9 @@ std::function<int()> addRecoverCommand(CLI::App& app)
     return [path, password]() {
         auto report = formats::mef3::recoverSession(*path, *password, cancelToken());
         if (!report) return fail(report.error());
-        for (const std::string& line : report->kept) std::printf("kept: %s\n", line.c_str());
-        for (const std::string& line : report->dropped) std::printf("dropped: %s\n", line.c_str());
+        for (const std::string& line : report->kept) std::printf("kept: %s\n", core::escapeControls(line).c_str());
+        for (const std::string& line : report->dropped)
+            std::printf("dropped: %s\n", core::escapeControls(line).c_str());
         std::printf("%s: %s\n", path->c_str(), report->changed ? "recovered" : "nothing to recover");
         return static_cast<int>(kOk);
     };

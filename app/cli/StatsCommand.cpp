@@ -3,6 +3,7 @@
 #include "Commands.h"
 
 #include "analysis/ChannelStats.h"
+#include "core/TextEscape.h"
 #include "core/TimeFormat.h"
 
 #include <CLI/CLI.hpp>
@@ -48,14 +49,15 @@ void print(const core::RecordingInfo& info, const std::vector<analysis::ChannelS
                                      {"std", number(s.standardDeviation)}});
         j["decoded_samples"] = total;
         j["seconds"] = seconds;
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n",
+                    j.dump(2, ' ', true, nlohmann::ordered_json::error_handler_t::replace).c_str()); // as info --json
         return;
     }
     std::printf("%-16s %12s %6s %12s %10s %14s %14s %14s %14s\n", "channel", "samples", "gaps", "gap s", "nan", "min",
                 "max", "mean", "std");
     for (const auto& s : stats)
         std::printf("%-16s %12lld %6lld %12s %10lld %14.6g %14.6g %14.6g %14.6g\n",
-                    info.channels[s.channel].name.c_str(), static_cast<long long>(s.samples),
+                    core::escapeControls(info.channels[s.channel].name).c_str(), static_cast<long long>(s.samples),
                     static_cast<long long>(s.gaps), core::formatSeconds(s.gapDurationUs).c_str(),
                     static_cast<long long>(s.nanCount), s.minimum, s.maximum, s.mean, s.standardDeviation);
     std::printf("decoded %lld samples in %.3f s (%.1f M samples/s)\n", static_cast<long long>(total), seconds,

@@ -2,6 +2,7 @@
 #include "CliSupport.h"
 #include "Commands.h"
 
+#include "core/TextEscape.h"
 #include "formats/RecordingOpener.h"
 #include "formats/edf/EdfRecording.h"
 #include "formats/mef3/Validator.h"
@@ -46,7 +47,7 @@ std::function<int()> addValidateCommand(CLI::App& app)
         auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
         if (!problems) return fail(problems.error());
         for (const auto& p : *problems) {
-            std::printf("%s: %s", p.path.c_str(), p.what.c_str());
+            std::printf("%s: %s", core::escapeControls(p.path).c_str(), core::escapeControls(p.what).c_str());
             if (p.offset >= 0) std::printf(" (at byte %lld)", static_cast<long long>(p.offset));
             std::printf("\n");
         }

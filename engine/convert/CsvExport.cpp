@@ -1,12 +1,14 @@
 // Row-chunked CSV writer: each chunk is decoded in parallel, then formatted in order.
 #include "convert/CsvExport.h"
 
+#include "convert/CsvCell.h"
 #include "core/TimeFormat.h"
 #include "io/AtomicFile.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <numeric>
 
 namespace lv::convert {
@@ -55,17 +57,19 @@ void appendNumber(std::string& out, std::int64_t v)
     out.append(buf, r.ptr);
 }
 
+// "# units: a=uV b=uV" (one cell: quoted when a name or unit holds a comma, quote or line break), then the
+// column names, each a text cell.
 std::string header(const core::RecordingInfo& info, const std::vector<Column>& columns, const CsvOptions& options)
 {
     std::string units = "# units:", names = "time";
     for (const Column& c : columns) {
         const core::ChannelInfo& ch = info.channels[c.channel];
         units += " " + ch.name + "=" + (options.raw ? std::string("counts") : ch.unit);
-        names += "," + ch.name;
+        names += "," + csvTextCell(ch.name);
     }
     // A source that knew only relative times (a level-1 view, an EDF+ "Startdate X") says so.
     const std::string times = info.timesKnown ? "" : "# times: relative (the source's true dates are unknown)\n";
-    return units + "\n" + times + names + "\n";
+    return csvTextCell(units) + "\n" + times + names + "\n";
 }
 
 void appendTime(std::string& out, core::Uutc t, const CsvOptions& options, core::Uutc start)
@@ -147,6 +151,9 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(options.range.start));
     const std::int64_t last = std::min(rowsEnd, grid.firstIndexAtOrAfter(options.range.end));
 
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(outPath, ec)))
+        return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", outPath);
     io::AtomicFile out;
     LV_TRY(out.open(outPath));
     LV_TRY(out.write(header(info, columns, options)));

@@ -261,9 +261,7 @@ std::string annotationText(const core::Annotation& a)
         (a.type == "EDFA" || a.type == "Note" || a.type == "Gap" || a.type.empty()) ? a.text : a.type + ": " + a.text;
     if (a.channel && a.type == "Gap") text = "Gap " + *a.channel;
     if (a.channel && a.type == "Damaged") text = "Damaged " + *a.channel + ": " + a.text;
-    for (char& c : text)
-        if (c == '\x14' || c == '\x15' || c == '\0') c = ' ';
-    return text;
+    return text; // formatTal writes TAL delimiters inside it as spaces
 }
 
 struct PartWriter {

@@ -95,9 +95,9 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
         std::iota(channels.begin(), channels.end(), 0);
     }
     TempTarget temp;
-    const std::string work = temp.reserve(outPath);
-    if (work.empty())
-        return makeError(ErrorCode::WriteFailed, "cannot find a free temporary name beside the output", outPath);
+    auto reserved = temp.reserve(outPath);
+    if (!reserved) return reserved.error();
+    const std::string work = *reserved;
     formats::mef3::WriterOptions writerOptions{
         options.blockSeconds, options.level1Password,          options.level2Password,
         control.runner,       formats::mef3::Durability::Fast, info.subject,
@@ -122,9 +122,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     }
     LV_TRY((*writer)->finish());
     writer->reset();
-    if (!temp.commit(outPath))
-        return makeError(ErrorCode::WriteFailed, "cannot move the finished session into place", outPath);
-    return {};
+    return temp.commit(outPath);
 }
 
 } // namespace lv::convert

@@ -172,9 +172,9 @@ core::Status writeSynthSession(const SynthOptions& o, const std::string& outPath
     if (std::filesystem::exists(outPath, ec))
         return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", outPath);
     TempTarget temp;
-    const std::string work = temp.reserve(outPath);
-    if (work.empty())
-        return makeError(ErrorCode::WriteFailed, "cannot find a free temporary name beside the output", outPath);
+    auto reserved = temp.reserve(outPath);
+    if (!reserved) return reserved.error();
+    const std::string work = *reserved;
     // Channels run in parallel here, so each encodes its blocks on its own thread.
     formats::mef3::WriterOptions options{o.blockSeconds, "", "", nullptr, formats::mef3::Durability::Fast, {}, {}};
     auto writer = formats::mef3::SessionWriter::create(work, options);
@@ -189,9 +189,7 @@ core::Status writeSynthSession(const SynthOptions& o, const std::string& outPath
     for (const core::Annotation& a : plan.annotations) (*writer)->addAnnotation(a);
     LV_TRY((*writer)->finish());
     writer->reset();
-    if (!temp.commit(outPath))
-        return makeError(ErrorCode::WriteFailed, "cannot move the finished session into place", outPath);
-    return {};
+    return temp.commit(outPath);
 }
 
 } // namespace lv::convert

@@ -1,5 +1,8 @@
-// A session directory built under a temporary name beside its target, removed unless released.
+// A session directory built under a locked temporary name beside its target, removed unless committed.
 #pragma once
+
+#include "core/Error.h"
+#include "io/Temporary.h"
 
 #include <string>
 
@@ -7,19 +10,15 @@ namespace lv::convert {
 
 class TempTarget {
 public:
-    TempTarget() = default;
-    ~TempTarget(); // removes the temporary directory unless released
-    TempTarget(const TempTarget&) = delete;
-    TempTarget& operator=(const TempTarget&) = delete;
-
-    // A free "<target>.tmp-<pid>-<n>" name (not created), or empty. Temporaries of earlier runs whose
-    // process no longer exists (killed, crashed) are removed first.
-    std::string reserve(const std::string& target);
-    // Renames the temporary directory to the target; afterwards nothing is removed.
-    bool commit(const std::string& target);
+    // Creates the empty, locked directory "<target>.tmp-<pid>-<n>" (io::Temporary), after removing the
+    // temporaries of killed conversions to that target (whose lock nobody holds any more); its path.
+    core::Result<std::string> reserve(const std::string& target);
+    // Moves the directory to the target unless something exists there by then (then an Io error "the output
+    // already exists; choose a new name" naming the target, and the temporary is removed on destruction).
+    core::Status commit(const std::string& target);
 
 private:
-    std::string m_path;
+    io::Temporary m_temp;
 };
 
 } // namespace lv::convert

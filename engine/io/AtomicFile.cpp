@@ -1,4 +1,4 @@
-// mkstemp + fsync + rename, with errno turned into Error values naming the target.
+// Temporary + fsync + no-replace rename, with errno turned into Error values naming the target.
 #include "io/AtomicFile.h"
 
 #include "io/WritableFile.h"
@@ -6,9 +6,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <vector>
+#include <utility>
 
 namespace lv::io {
 
@@ -16,8 +15,7 @@ using core::ErrorCode;
 
 AtomicFile::~AtomicFile()
 {
-    if (m_file) std::fclose(m_file);
-    if (!m_committed && !m_temp.empty()) ::unlink(m_temp.c_str());
+    if (m_file) std::fclose(m_file); // m_temp's destructor then removes the file unless committed
 }
 
 core::Error AtomicFile::failure(const std::string& what) const
@@ -28,19 +26,13 @@ core::Error AtomicFile::failure(const std::string& what) const
 core::Status AtomicFile::open(const std::string& target)
 {
     m_target = target;
-    std::vector<char> name(target.begin(), target.end());
-    const std::string suffix = ".tmp-XXXXXX";
-    name.insert(name.end(), suffix.begin(), suffix.end());
-    name.push_back('\0');
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0) return failure("cannot create a temporary file beside the output");
-    m_temp = name.data();
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask); // mkstemp creates 0600; the output gets the usual permissions
-    m_file = ::fdopen(fd, "wb");
+    auto temp = Temporary::create(target, Temporary::Kind::File);
+    if (!temp) return temp.error();
+    m_temp = std::move(*temp);
+    const int fd = ::dup(m_temp.fd()); // the FILE gets its own descriptor; m_temp's keeps the lock
+    m_file = fd >= 0 ? ::fdopen(fd, "wb") : nullptr;
     if (!m_file) {
-        ::close(fd);
+        if (fd >= 0) ::close(fd);
         return failure("cannot open the temporary output");
     }
     return {};
@@ -60,7 +52,7 @@ core::Status AtomicFile::commit()
     const bool closed = std::fclose(m_file) == 0;
     m_file = nullptr;
     if (!flushed || !closed) return failure("cannot finish writing the output");
-    if (::rename(m_temp.c_str(), m_target.c_str()) != 0) return failure("cannot move the finished output into place");
+    LV_TRY(m_temp.publish(m_target));
     m_committed = true;
     return {};
 }

@@ -1,7 +1,8 @@
-// Output that appears whole or not at all: written to a temporary file beside the target, renamed on commit.
+// Output that appears whole or not at all: written to a locked temporary beside the target, moved on commit.
 #pragma once
 
 #include "core/Error.h"
+#include "io/Temporary.h"
 
 #include <cstdio>
 #include <string>
@@ -16,17 +17,19 @@ public:
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
-    // Creates "<target>.tmp-XXXXXX" in the target's directory.
+    // Creates the locked temporary "<target>.tmp-<pid>-<n>" in the target's directory (Temporary), after
+    // removing what killed writers to that target left.
     core::Status open(const std::string& target);
     core::Status write(std::string_view bytes);
-    // Flushes, syncs to disk and renames over the target.
+    // Flushes, syncs to disk and moves the file to the target unless one exists by then (an Io error
+    // "the output already exists; choose a new name"; the temporary is removed).
     core::Status commit();
     const std::string& target() const { return m_target; }
 
 private:
     core::Error failure(const std::string& what) const;
     std::string m_target;
-    std::string m_temp;
+    Temporary m_temp;
     std::FILE* m_file = nullptr;
     bool m_committed = false;
 };

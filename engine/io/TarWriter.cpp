@@ -5,6 +5,7 @@
 #include "io/ByteSource.h"
 #include "io/TarIndex.h"
 #include "io/WritableFile.h"
+#include "io/Temporary.h"
 
 #include <algorithm>
 #include <array>
@@ -111,6 +112,8 @@ core::Status writeTar(const std::string& dir, const std::string& archivePath, co
         entries[top + "/" + fs::relative(it->path(), root).generic_string()] = {it->path(), it->is_directory()};
     if (ec) return makeError(ErrorCode::Io, "cannot list: " + ec.message(), dir);
 
+    if (fs::exists(fs::symlink_status(archivePath, ec)))
+        return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", archivePath);
     AtomicFile out;
     LV_TRY(out.open(archivePath));
     std::array<char, kBlock> h{};
@@ -151,15 +154,21 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
         if (!created.empty()) fs::remove_all(created, ec);
         return error;
     }
-    const fs::path work = fs::path(targetDir) / (".extract-" + fs::path(archivePath).filename().string());
-    fs::remove_all(work, ec);
-    fs::create_directories(work, ec);
-    // Errors name the target (where the user looks), never the working folder; a folder we made is removed.
+    // A locked temporary, so that concurrent extractions into one folder each get their own and a killed one's
+    // is removed by the next extraction of that archive there. Errors name the target (where the user looks),
+    // never the working folder; a folder we made is removed.
+    auto temp =
+        Temporary::create((fs::path(targetDir) / (".extract-" + fs::path(archivePath).filename().string())).string(),
+                          Temporary::Kind::Directory);
+    if (!temp) {
+        if (!created.empty()) fs::remove_all(created, ec);
+        return temp.error();
+    }
+    const fs::path work = temp->path();
     auto cleanup = [&] {
-        fs::remove_all(work, ec);
+        temp->drop();
         if (!created.empty()) fs::remove_all(created, ec);
     };
-    if (ec) return cleanup(), makeError(io::writeFailureCode(ec.value()), "cannot write: " + ec.message(), targetDir);
     std::vector<std::string> tops;
     for (const TarMember& m : *members) {
         if (cancel && cancel->cancelled()) return cleanup(), makeError(ErrorCode::Cancelled, "extraction cancelled");
@@ -181,13 +190,9 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
             return cleanup(), error;
         }
     }
-    for (const std::string& top : tops) {
-        fs::rename(work / top, fs::path(targetDir) / top, ec);
-        if (ec)
-            return cleanup(), makeError(ErrorCode::WriteFailed, "cannot move into place: " + ec.message(),
-                                        (fs::path(targetDir) / top).string());
-    }
-    fs::remove_all(work, ec); // only the working folder: the target folder now holds the session
+    for (const std::string& top : tops)
+        if (core::Status moved = renameNoReplace((work / top).string(), (fs::path(targetDir) / top).string()); !moved)
+            return cleanup(), moved.error();
     return {};
 }
 

@@ -1,4 +1,4 @@
-// fork/exec with a pipe, an optional timed SIGKILL and an optional file size limit.
+// fork/exec with a pipe, an optional timed or conditional SIGKILL and an optional file size limit.
 #include "support/ChildProcess.h"
 
 #include <condition_variable>
@@ -31,6 +31,50 @@ namespace {
 
 } // namespace
 
+namespace {
+
+// Reads the child's merged output to its end, waits for it, and fills in how it ended.
+ChildResult collect(pid_t pid, int out)
+{
+    ChildResult result;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(out, buffer, sizeof buffer)) != 0;) {
+        if (n < 0) break;
+        result.output.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(out);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    result.killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    if (WIFEXITED(status)) result.exitStatus = WEXITSTATUS(status);
+    return result;
+}
+
+} // namespace
+
+ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::function<bool()>& ready)
+{
+    int fds[2];
+    if (::pipe(fds) != 0) return {};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        execChild(argv, fds[1], 0);
+    }
+    ::close(fds[1]);
+    if (pid < 0) {
+        ::close(fds[0]);
+        return {};
+    }
+    const auto running = [pid] {
+        siginfo_t info{};
+        return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+    };
+    while (running() && !ready()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::kill(pid, SIGKILL);
+    return collect(pid, fds[0]);
+}
+
 ChildResult runChild(const std::vector<std::string>& argv, std::optional<std::chrono::microseconds> killAfter,
                      std::uint64_t fileSizeLimit)
 {
@@ -51,17 +95,7 @@ ChildResult runChild(const std::vector<std::string>& argv, std::optional<std::ch
         std::this_thread::sleep_for(*killAfter);
         ::kill(pid, SIGKILL);
     }
-    char buffer[4096];
-    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
-        if (n < 0) break;
-        result.output.append(buffer, static_cast<std::size_t>(n));
-    }
-    ::close(fds[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    result.killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-    if (WIFEXITED(status)) result.exitStatus = WEXITSTATUS(status);
-    return result;
+    return collect(pid, fds[0]);
 }
 
 ChildResult runChildWithin(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,5 +34,8 @@ ChildResult runChild(const std::vector<std::string>& argv,
 // that a hang fails a test (killed is then true) instead of blocking the test run.
 ChildResult runChildWithin(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                            std::optional<ChildSignal> signal = std::nullopt);
+// Starts argv like runChild and sends SIGKILL as soon as `ready()` (polled every 5 ms) is true, or when it
+// exits by itself; `ready` sees the world while the child still runs (e.g. its temporary file has grown).
+ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::function<bool()>& ready);
 
 } // namespace lv::test

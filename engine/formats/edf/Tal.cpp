@@ -112,7 +112,8 @@ std::string formatTal(core::Uutc onsetUs, std::optional<core::Uutc> durationUs, 
     }
     s += static_cast<char>(kTextEnd);
     for (const std::string& t : texts) {
-        s += t;
+        for (char c : t) // the TAL's own delimiters inside a text would end it or the TAL early
+            s += c == static_cast<char>(kTextEnd) || c == static_cast<char>(kDurationMark) || c == '\0' ? ' ' : c;
         s += static_cast<char>(kTextEnd);
     }
     s += '\0';

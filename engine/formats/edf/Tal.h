@@ -23,7 +23,8 @@ std::vector<Tal> parseTals(std::span<const std::uint8_t> bytes, std::vector<std:
 
 // "+12.5" style onset text of a time offset in microseconds ("+0", "-1.25", "+3600.000001").
 std::string formatOnset(core::Uutc us);
-// The bytes of one TAL: onset, optional duration, texts (each followed by 20), closing 0.
+// The bytes of one TAL: onset, optional duration, texts (each followed by 20), closing 0. Bytes 0, 20 and 21
+// inside a text (the TAL delimiters) are written as spaces.
 std::string formatTal(core::Uutc onsetUs, std::optional<core::Uutc> durationUs, const std::vector<std::string>& texts);
 
 } // namespace lv::formats::edf

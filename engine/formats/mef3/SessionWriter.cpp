@@ -92,9 +92,14 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::st
                                                                    const WriterOptions& options)
 {
     LV_TRY(checkPasswords(options));
-    if (::mkdir(path.c_str(), 0777) != 0)
-        return makeError(io::writeFailureCode(errno),
-                         std::string("cannot create the session directory: ") + std::strerror(errno), path);
+    if (::mkdir(path.c_str(), 0777) != 0) {
+        const int error = errno;
+        std::error_code ec;
+        const bool emptyDir = error == EEXIST && fs::is_directory(path, ec) && fs::is_empty(path, ec);
+        if (!emptyDir) // an empty directory is taken as it is (a conversion's locked temporary)
+            return makeError(io::writeFailureCode(error), std::string("cannot create the session directory: ") + std::strerror(error),
+                             path);
+    }
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;
     writer->m_name = sessionNameOf(path);

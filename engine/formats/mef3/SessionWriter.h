@@ -48,7 +48,7 @@ std::vector<std::string> sessionChannelNames(const std::string& path);
 
 class SessionWriter {
 public:
-    // Creates the session in directory `path` (created here; it must not exist yet). Its name is the
+    // Creates the session in directory `path` (created here unless it exists and is empty). Its name is the
     // directory name without ".mefd".
     static core::Result<std::unique_ptr<SessionWriter>> create(const std::string& path, const WriterOptions& options);
     // Opens an existing session to append to its channels' last segments. Passwords: those of the session.

@@ -75,5 +75,19 @@ TEST(EdfTal, FormatRoundTrips)
     EXPECT_EQ(back[0].texts, (std::vector<std::string>{"a", "b"}));
 }
 
+TEST(EdfTal, DelimitersInsideATextBecomeSpaces)
+{
+    const std::string tal = formatTal(0, std::nullopt,
+                                      {std::string("a\x14"
+                                                   "b\x15"
+                                                   "c\0d",
+                                                   7)});
+    EXPECT_EQ(bytes(tal), lit("+0\x14"
+                              "a b c d\x14\0"));
+    const auto back = parseTals(bytes(tal));
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_EQ(back[0].texts, (std::vector<std::string>{"a b c d"}));
+}
+
 } // namespace
 } // namespace lv::formats::edf

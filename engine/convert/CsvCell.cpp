@@ -1,0 +1,20 @@
+// Formula prefix first (it is part of the cell's text), then RFC 4180 quoting of the whole cell.
+#include "convert/CsvCell.h"
+
+namespace lv::convert {
+
+std::string csvTextCell(std::string_view text)
+{
+    std::string cell;
+    if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos) cell += '\'';
+    cell += text;
+    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+    std::string quoted = "\"";
+    for (char c : cell) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+} // namespace lv::convert

@@ -7,6 +7,7 @@
 #include "formats/mef3/Crc32.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -224,6 +225,12 @@ std::vector<Case> casesForBytes(const std::vector<std::uint8_t>& bytes, const st
     flips(cases, bytes, type);
     runs(cases, bytes, type);
     fields(cases, bytes, type);
+    if (type == "edf") {
+        const std::size_t header =
+            256 * (1 + std::strtoul(std::string(bytes.begin() + 252, bytes.begin() + 256).c_str(), nullptr, 10));
+        for (Case& c : cases)
+            c.undetectable = c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0 && c.offset >= header;
+    }
     if (type == "tar") {
         // Header field edits again with the member header checksum recomputed.
         const std::size_t n = cases.size();

@@ -33,6 +33,8 @@ struct Case {
     std::size_t offset = 0;
     std::vector<std::uint8_t> bytes; // written at `offset` (no truncation)
     Checksums checksums = Checksums::Left;
+    // The change cannot be told from data (EDF/BDF samples have no checksum): changed values are no finding.
+    bool undetectable = false;
     // A MEF file inside a tar: its bytes [memberStart, memberStart + memberSize), kind by `memberType`.
     std::size_t memberStart = 0;
     std::size_t memberSize = 0;

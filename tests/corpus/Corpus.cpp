@@ -135,7 +135,8 @@ std::map<std::string, CommandResult> runCommands(const Settings& s, const Source
 }
 
 std::vector<Finding> classify(const Settings& s, const std::map<std::string, CommandResult>& results,
-                              const Baseline& clean, const std::string& damaged, const std::string& inputName)
+                              const Baseline& clean, const std::string& damaged, const std::string& inputName,
+                              bool undetectable)
 {
     std::vector<Finding> f;
     bool othersSawDamage = false;
@@ -153,7 +154,15 @@ std::vector<Finding> classify(const Settings& s, const std::map<std::string, Com
                             text.find("rss limit exhausted") != std::string::npos ||
                             text.find("out-of-memory") != std::string::npos ||
                             (!s.sanitized && o.maxRssKb > s.memoryLimitKb);
-        const std::string firstLine = o.err.substr(0, std::min(o.err.find('\n'), std::size_t{160}));
+        // The error line (the first one that is not a warning), for the finding's detail.
+        std::string firstLine;
+        for (std::size_t at = 0; at < o.err.size();) {
+            const std::size_t eol = std::min(o.err.find('\n', at), o.err.size());
+            const std::string line = o.err.substr(at, eol - at);
+            if (firstLine.empty() || line.find("warning:") == std::string::npos) firstLine = line.substr(0, 200);
+            if (line.find("warning:") == std::string::npos) break;
+            at = eol + 1;
+        }
         if (o.timedOut) {
             add("hang", "killed after " + std::to_string(static_cast<int>(o.seconds)) + " s");
             continue;
@@ -179,7 +188,7 @@ std::vector<Finding> classify(const Settings& s, const std::map<std::string, Com
             seenBy = name + " exit " + std::to_string(code);
         }
         const CommandResult& base = clean.results.at(name);
-        const bool differs = name != "convert" && name != "validate" && r.values != base.values;
+        const bool differs = !undetectable && name != "convert" && name != "validate" && r.values != base.values;
         if (code == 0 && differs && !r.warned && name != "validate") {
             add("silent-diff", "exit 0, values differ from the clean run, no warning");
         }

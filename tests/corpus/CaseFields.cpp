@@ -107,7 +107,8 @@ void universalHeader(Edits& e, const std::vector<std::uint8_t>& f)
 void metadata(Edits& e, const std::vector<std::uint8_t>& f)
 {
     e.u8("section2Encryption", 1024, {1, 2, 0xFF, 5});
-    if (load<std::int8_t>(f, 1024) == 0) {
+    // Encryption bytes <= 0 mean "not encrypted" (negative: meant for that level, stored decrypted).
+    if (load<std::int8_t>(f, 1024) <= 0) {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         const double inf = std::numeric_limits<double>::infinity();
         e.f64("samplingFrequency", 8720, {0, -1, nan, inf, 1e300, 1e-300, 1e9, 1e-5});
@@ -122,7 +123,7 @@ void metadata(Edits& e, const std::vector<std::uint8_t>& f)
         e.i64("blockInterval", 8952, {0, -1, kMax64});
         e.i64("numberOfDiscontinuities", 8960, {-1, kMax64});
     }
-    if (load<std::int8_t>(f, 1025) == 0) {
+    if (load<std::int8_t>(f, 1025) <= 0) {
         e.i64("recordingTimeOffset", 13312, {kMin64, kMax64, k55Years});
         e.i32("gmtOffset", 13336, {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()});
     }

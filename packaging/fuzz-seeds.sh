@@ -13,7 +13,21 @@ headersCrc="$out/corpus-fuzz_headers_crc"
 tar_="$out/corpus-fuzz_tar"
 recover="$out/corpus-fuzz_recover"
 edfSeeds="$out/corpus-fuzz_edf"
-mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover" "$edfSeeds"
+grid="$out/corpus-fuzz_grid"
+session="$out/corpus-fuzz_session"
+mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover" "$edfSeeds" "$grid" "$session"
+
+# le VALUE BYTES: VALUE as BYTES little-endian bytes.
+le() { local i; for ((i = 0; i < $2; i++)); do printf "\\x$(printf %02x $((($1 >> (8 * i)) & 255)))"; done; }
+f64_256=$((0x4070000000000000)) f64_512=$((0x4080000000000000)) t0=1600000000000000
+
+# fuzz_grid: 256 Hz, one segment, blocks of 256 samples: back to back, then after a 2 s pause.
+{ le $f64_256 8; le 0 1; le $t0 8; le 256 4; le 0 1; le $((t0 + 1000000)) 8; le 256 4; le 0 1
+  le $((t0 + 4000000)) 8; le 256 4; le 0 1; } > "$grid/three-blocks"
+# fuzz_session: the clean session (no edits); the rate set to 512 Hz; the first block's time moved by 1 s.
+: > "$session/clean"
+{ le 0 1; le 8 2; le $f64_512 8; } > "$session/rate-512"
+{ le 1 1; le 8 2; le $((t0 + 1000000)) 8; } > "$session/block-time"
 
 # fuzz_edf: each reference EDF/BDF file's header plus its first 2 KiB of records (TALs live there).
 for f in "${2:-$here/../../shared/testdata}"/edf/*.[eb]df; do
@@ -57,4 +71,4 @@ tar -C "$data/legacy" --format=gnu --transform="$long" -cf "$tar_/plain_single.g
 tar -C "$data/legacy" --format=pax --transform="$long" -cf "$tar_/plain_single.pax-long.tar" plain_single.mefd
 tar -C "$data/legacy" --format=ustar --transform="$long" -cf "$tar_/multi_segment.ustar.tar" multi_segment.mefd/ch1.timd
 
-for d in "$red" "$headers" "$headersCrc" "$tar_" "$edfSeeds"; do echo "$d: $(ls "$d" | wc -l) files, $(du -sh "$d" | cut -f1)"; done
+for d in "$red" "$headers" "$headersCrc" "$tar_" "$edfSeeds" "$grid" "$session"; do echo "$d: $(ls "$d" | wc -l) files, $(du -sh "$d" | cut -f1)"; done

@@ -1,0 +1,31 @@
+// Corruption corpus: the fields each file type holds at known offsets and the absurd values tried in them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lv::corpus {
+
+// One value to write at one offset: `bytes` are what lands there, `what` names field and value.
+struct FieldEdit {
+    std::string what;
+    std::size_t offset = 0;
+    std::vector<std::uint8_t> bytes;
+};
+
+// Edits for a MEF file of `type` ("tmet", "tidx", "tdat", "rdat", "ridx"): the universal header's fields and
+// the type's own (metadata sections 2 and 3 when plain, index entries, RED block headers, record headers).
+std::vector<FieldEdit> mefFieldEdits(const std::vector<std::uint8_t>& file, const std::string& type);
+
+// Edits of an EDF/BDF header: record count and duration, header size, signal count, dates, and for the first
+// and last signal samples per record and the physical and digital ranges.
+std::vector<FieldEdit> edfFieldEdits(const std::vector<std::uint8_t>& file);
+
+// Edits of a ustar archive's member headers (size, name, type flag) for the first members and the last.
+std::vector<FieldEdit> tarFieldEdits(const std::vector<std::uint8_t>& file);
+
+// Structure boundaries where a truncation is interesting (end of header, of a first entry, block or record).
+std::vector<std::size_t> boundaries(const std::vector<std::uint8_t>& file, const std::string& type);
+
+} // namespace lv::corpus

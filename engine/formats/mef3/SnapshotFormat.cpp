@@ -150,10 +150,32 @@ std::vector<io::ByteRange> getByteRanges(In& in)
     return ranges;
 }
 
+void putStamps(Out& o, const std::vector<SegmentStamp>& stamps)
+{
+    o.put<std::uint64_t>(stamps.size());
+    for (const SegmentStamp& segment : stamps) {
+        o.put<std::uint64_t>(segment.size());
+        for (const FileStamp& f : segment) o.put(f.size), o.put(f.mtimeNs), o.put(f.ctimeNs), o.put(f.inode);
+    }
+}
+
+std::vector<SegmentStamp> getStamps(In& in)
+{
+    std::vector<SegmentStamp> stamps(in.count(8));
+    for (SegmentStamp& segment : stamps) {
+        segment.resize(in.count(32));
+        for (FileStamp& f : segment)
+            f.size = in.get<std::uint64_t>(), f.mtimeNs = in.get<std::int64_t>(), f.ctimeNs = in.get<std::int64_t>(),
+            f.inode = in.get<std::uint64_t>();
+    }
+    return stamps;
+}
+
 void putFingerprint(Out& o, const Fingerprint& f)
 {
     o.text(f.root), o.put<std::uint8_t>(f.archive), o.text(f.sessionDir);
     putEntries(o, {f.archiveFile});
+    putStamps(o, {{f.archiveStamp}});
     putEntries(o, f.session);
     o.put<std::uint64_t>(f.channels.size());
     for (const ChannelStamp& c : f.channels) {
@@ -171,6 +193,9 @@ Fingerprint getFingerprint(In& in)
     const auto archive = getEntries(in);
     if (archive.size() != 1) return in.ok = false, f;
     f.archiveFile = archive.front();
+    const auto archiveStamp = getStamps(in);
+    if (archiveStamp.size() != 1 || archiveStamp.front().size() != 1) return in.ok = false, f;
+    f.archiveStamp = archiveStamp.front().front();
     f.session = getEntries(in);
     f.channels.resize(in.count(64));
     for (ChannelStamp& c : f.channels) {

@@ -28,7 +28,7 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 
 // The frames an input holds: bounded lengths, the last frame taking the rest.
-std::vector<Bytes> framesOf(const std::uint8_t* data, std::size_t size)
+[[maybe_unused]] std::vector<Bytes> framesOf(const std::uint8_t* data, std::size_t size)
 {
     std::vector<Bytes> frames;
     if (size == 0) return frames;
@@ -49,7 +49,7 @@ std::vector<Bytes> framesOf(const std::uint8_t* data, std::size_t size)
 }
 
 // A snapshot file as saveSnapshot lays it out (Snapshot.cpp): magic, version, checksum, count, sizes, frames.
-Bytes assemble(const std::vector<Bytes>& contents)
+[[maybe_unused]] Bytes assemble(const std::vector<Bytes>& contents)
 {
     std::vector<Bytes> packed;
     for (const Bytes& c : contents) {

@@ -77,6 +77,16 @@ struct Bytes {
     }
 };
 
+// Wrapping (two's complement) sum and difference: the deltas of absurd values must round-trip, not overflow.
+std::int64_t wrapAdd(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+std::int64_t wrapSub(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+
 std::uint64_t zig(std::int64_t v) { return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63); }
 std::int64_t unzig(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
 
@@ -97,9 +107,9 @@ BlockRef predictNext(const BlockRef& p, Durations& durations)
 {
     BlockRef n = p;
     n.indexEntry = p.indexEntry + 1;
-    n.fileOffset = p.fileOffset + p.blockBytes;
-    n.gridIndex = p.gridIndex + p.sampleCount;
-    n.startTime = p.startTime + durations.of(p.sampleCount);
+    n.fileOffset = wrapAdd(p.fileOffset, p.blockBytes);
+    n.gridIndex = wrapAdd(p.gridIndex, p.sampleCount);
+    n.startTime = wrapAdd(p.startTime, durations.of(p.sampleCount));
     return n;
 }
 
@@ -256,9 +266,9 @@ void putBlocks(Out& o, const std::vector<BlockRef>& blocks, double fs)
         o.put(bits);
         if (bits & kOtherSegment) putVarint(o, b.segment), putVarint(o, b.indexEntry);
         if (bits & (kOtherSegment | kOtherFileAt)) putVarint(o, static_cast<std::uint64_t>(b.fileOffset));
-        if (bits & kOtherGridAt) putVarint(o, zig(b.gridIndex - e.gridIndex));
+        if (bits & kOtherGridAt) putVarint(o, zig(wrapSub(b.gridIndex, e.gridIndex)));
         if (bits & kOtherCount) putVarint(o, b.sampleCount);
-        if (bits & kOtherTime) putVarint(o, zig(b.startTime - e.startTime));
+        if (bits & kOtherTime) putVarint(o, zig(wrapSub(b.startTime, e.startTime)));
         if (bits & kOtherFlags) o.put(b.flags);
         putVarint(o, zig(static_cast<std::int64_t>(b.blockBytes) - prev.blockBytes));
         putVarint(o, zig(static_cast<std::int64_t>(b.minimum) - prev.minimum));
@@ -281,16 +291,17 @@ std::vector<BlockRef> getBlocks(In& in, double fs)
     std::int32_t minimum = 0, maximum = 0;
     std::uint8_t flags = 0;
     for (std::size_t i = 0; i < count && r.ok; ++i) {
-        ++indexEntry, fileOffset += blockBytes, gridIndex += sampleCount, startTime += durations.of(sampleCount);
+        ++indexEntry, fileOffset = wrapAdd(fileOffset, blockBytes), gridIndex = wrapAdd(gridIndex, sampleCount);
+        startTime = wrapAdd(startTime, durations.of(sampleCount));
         const std::uint8_t bits = r.byte();
         if (bits & kOtherSegment) {
             segment = static_cast<std::uint32_t>(r.varint());
             indexEntry = static_cast<std::uint32_t>(r.varint());
         }
         if (bits & (kOtherSegment | kOtherFileAt)) fileOffset = static_cast<std::int64_t>(r.varint());
-        if (bits & kOtherGridAt) gridIndex += unzig(r.varint());
+        if (bits & kOtherGridAt) gridIndex = wrapAdd(gridIndex, unzig(r.varint()));
         if (bits & kOtherCount) sampleCount = static_cast<std::uint32_t>(r.varint());
-        if (bits & kOtherTime) startTime += unzig(r.varint());
+        if (bits & kOtherTime) startTime = wrapAdd(startTime, unzig(r.varint()));
         if (bits & kOtherFlags) flags = r.byte();
         blockBytes = static_cast<std::uint32_t>(blockBytes + unzig(r.varint()));
         minimum = static_cast<std::int32_t>(minimum + unzig(r.varint()));

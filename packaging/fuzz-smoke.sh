@@ -6,12 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-10}
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session
+targets=(fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session fuzz_snapshot)
+cmake --build --preset fuzz --target "${targets[@]}" fuzz_snapshot_seeds
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-packaging/fuzz-seeds.sh "$work" >/dev/null
+testdata=${TESTDATA:-$(pwd)/../shared/testdata} # as fuzz-seeds.sh finds it
+packaging/fuzz-seeds.sh "$work" "$testdata" >/dev/null
+mkdir -p "$work/corpus-fuzz_snapshot" # snapshots of the reference sessions, as fuzz_snapshot inputs
+ASAN_OPTIONS=detect_leaks=0 build/fuzz/tests/fuzz/fuzz_snapshot_seeds "$work/corpus-fuzz_snapshot" \
+  "$testdata"/mef3/legacy/*.mefd "$testdata"/mef3/meflib/meflib_rto.mefd >/dev/null
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-for target in fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session; do
+for target in "${targets[@]}"; do
   dict=tests/fuzz/mef3.dict
   [[ $target == fuzz_tar ]] && dict=tests/fuzz/tar.dict
   [[ $target == fuzz_edf ]] && dict=tests/fuzz/edf.dict

@@ -1,6 +1,7 @@
 // File (pread), subrange and memory implementations of ByteSource.
 #include "io/ByteSource.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -17,6 +18,14 @@ core::Result<std::vector<std::uint8_t>> ByteSource::readAll() const { return rea
 
 core::Result<std::vector<std::uint8_t>> ByteSource::read(std::uint64_t offset, std::uint64_t count) const
 {
+    const std::uint64_t total = size();
+    if (offset > total || count > total - offset) {  // before allocating: a count read from a file can be absurd
+        LV_TRY(readAt(std::min(offset, total), {})); // a file opened on first use says why it could not be
+        return makeError(ErrorCode::Truncated,
+                         "file is truncated: needed " + std::to_string(count) + " bytes but it has " +
+                             std::to_string(total > offset ? total - offset : 0) + " from here",
+                         path(), static_cast<std::int64_t>(offset));
+    }
     std::vector<std::uint8_t> bytes(count);
     LV_TRY(readAt(offset, bytes));
     return bytes;

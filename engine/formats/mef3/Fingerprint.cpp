@@ -34,6 +34,12 @@ core::Result<io::TreeEntry> statEntry(const std::string& path, std::string name)
     return e;
 }
 
+FileStamp stampOf(const struct stat& st)
+{
+    return {S_ISDIR(st.st_mode) ? 0 : static_cast<std::uint64_t>(st.st_size), nanoseconds(st.st_mtim),
+            nanoseconds(st.st_ctim), static_cast<std::uint64_t>(st.st_ino)};
+}
+
 // Calls visit(name, isDirectory) for each entry of folder `path` but "." and "..": one readdir pass, kinds from
 // the entries themselves (a stat only where the file system does not give them).
 template <typename Visit>
@@ -181,6 +187,9 @@ core::Result<Fingerprint> takeFingerprintOf(const std::string& root, bool archiv
         auto file = statEntry(root, {});
         if (!file) return file.error();
         f.archiveFile = std::move(*file);
+        auto stamp = stampFile(root);
+        if (!stamp) return stamp.error();
+        f.archiveStamp = *stamp;
         return f;
     }
     auto session = listFolder(io::joinPath(root, sessionDir), false);
@@ -195,6 +204,51 @@ core::Result<Fingerprint> takeFingerprintOf(const std::string& root, bool archiv
 }
 
 } // namespace
+
+core::Result<FileStamp> stampFile(const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return makeError(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(errno), path);
+    return stampOf(st);
+}
+
+std::vector<std::string> segmentStampPaths(const std::string& dataPath, bool withRecords)
+{
+    const std::string base = dataPath.substr(0, dataPath.rfind('.'));
+    const auto slash = base.rfind('/');
+    std::vector<std::string> paths{slash == std::string::npos ? std::string() : base.substr(0, slash), base + ".tmet",
+                                   base + ".tidx", dataPath};
+    if (withRecords) paths.push_back(base + ".rdat"), paths.push_back(base + ".ridx");
+    return paths;
+}
+
+core::Result<std::vector<SegmentStamp>> stampSegments(const std::string& root, const ChannelFiles& files)
+{
+    std::vector<SegmentStamp> stamps;
+    stamps.reserve(files.segments.size());
+    for (const SegmentFiles& segment : files.segments) {
+        SegmentStamp stamp;
+        for (const std::string& path : segmentStampPaths(segment.base + ".tdat", !segment.recordsBase.empty())) {
+            auto file = stampFile(io::joinPath(root, path));
+            if (!file) return file.error();
+            stamp.push_back(*file);
+        }
+        stamps.push_back(std::move(stamp));
+    }
+    return stamps;
+}
+
+bool segmentUnchanged(const std::string& root, const std::string& dataPath, const SegmentStamp& stamp)
+{
+    if (stamp.size() != 4 && stamp.size() != 6) return false;
+    const std::vector<std::string> paths = segmentStampPaths(dataPath, stamp.size() == 6);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        auto now = stampFile(io::joinPath(root, paths[i]));
+        if (!now || !(*now == stamp[i])) return false;
+    }
+    return true;
+}
 
 core::Result<Fingerprint> takeFingerprint(const SessionLayout& layout)
 {
@@ -212,12 +266,13 @@ Recheck recheckFingerprint(const Fingerprint& then)
     r.check.sessionChanged = true;
     if (then.archive) {
         auto file = statEntry(then.root, {});
-        if (!file || !sameEntry(*file, then.archiveFile)) return r;
+        auto stamp = stampFile(then.root);
+        if (!file || !sameEntry(*file, then.archiveFile) || !stamp || !(*stamp == then.archiveStamp)) return r;
         r.now = then;
     } else {
         auto session = listFolder(io::joinPath(then.root, then.sessionDir), false);
         if (!session || !sameEntries(*session, then.session)) return r;
-        r.now = {then.root, false, {}, then.sessionDir, std::move(*session), {}};
+        r.now = {then.root, false, {}, {}, then.sessionDir, std::move(*session), {}};
         for (std::size_t c = 0; c < then.channels.size(); ++c) {
             auto channel = recheckChannel(then.root, then.channels[c]);
             if (!channel) return r; // the folder went away under us: the next listing will show it

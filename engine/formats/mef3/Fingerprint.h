@@ -12,6 +12,30 @@
 namespace lv::formats::mef3 {
 
 struct SessionLayout;
+struct ChannelFiles;
+
+// One file (or folder) as stat gives it. Rewriting it moves its size or times; copying over it with preserved
+// times (cp -p, touch -r) still moves its status-change time, which no call can set; replacing it (rename, a new
+// archive) gives another inode.
+struct FileStamp {
+    std::uint64_t size = 0;
+    std::int64_t mtimeNs = 0;
+    std::int64_t ctimeNs = 0;
+    std::uint64_t inode = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+core::Result<FileStamp> stampFile(const std::string& path);
+
+// What a read of one segment depends on: its folder, .tmet, .tidx and .tdat, then its records (.rdat, .ridx)
+// when it has them, in this order (segmentStampPaths).
+using SegmentStamp = std::vector<FileStamp>;
+// The tree paths a segment's stamp covers, from its data file's tree path ("<folder>/<base>.tdat").
+std::vector<std::string> segmentStampPaths(const std::string& dataPath, bool withRecords);
+// Every segment of a channel folder, stamped before its files are read (so that a write during the open is seen
+// by the next check); `root` is the tree root on disk.
+core::Result<std::vector<SegmentStamp>> stampSegments(const std::string& root, const ChannelFiles& files);
+// Whether segment `stamp` (of data file `dataPath`) is unchanged on disk.
+bool segmentUnchanged(const std::string& root, const std::string& dataPath, const SegmentStamp& stamp);
 
 // One channel folder: its own times, its entry names (hashed), its files (channel records) with size and time,
 // and the full listing of its last segment folder (where appends happen).
@@ -35,8 +59,9 @@ inline constexpr std::int64_t kSettledFolderNs = 10'000'000'000;
 
 struct Fingerprint {
     std::string root;     // the tree root on disk: the session folder (or a .timd's parent), or the archive
-    bool archive = false; // then only `archiveFile` (size and time) counts
+    bool archive = false; // then only `archiveFile` and `archiveStamp` count
     io::TreeEntry archiveFile;
+    FileStamp archiveStamp;
     std::string sessionDir;             // tree path of the session folder
     std::vector<io::TreeEntry> session; // its entries: folders by name only, files with size and time
     std::vector<ChannelStamp> channels; // in the recording's channel order

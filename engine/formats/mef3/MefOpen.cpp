@@ -89,6 +89,16 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::stri
     auto layout = discoverSession(path);
     if (!layout) return layout.error();
     auto fingerprint = snapshots ? takeFingerprint(*layout) : core::Result<Fingerprint>(Fingerprint{});
+    std::vector<std::vector<SegmentStamp>> stamps; // before the files are read, as the fingerprint
+    if (snapshots && fingerprint && !fingerprint->archive)
+        for (const ChannelFiles& channel : layout->channels) {
+            auto stamped = stampSegments(layout->tree->rootPath(), channel);
+            if (!stamped) {
+                fingerprint = stamped.error(); // no snapshot then
+                break;
+            }
+            stamps.push_back(std::move(*stamped));
+        }
     OpenState s;
     s.layout = std::move(*layout);
     s.password = options.password;
@@ -102,7 +112,10 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::stri
     r.m_info.subject = s.subject;
     r.m_info.site = s.site;
     r.initChannels(channels.size());
-    for (std::size_t c = 0; c < channels.size(); ++c) r.setChannel(c, std::move(channels[c].detail));
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+        if (c < stamps.size()) channels[c].detail.stamps = std::move(stamps[c]);
+        r.setChannel(c, std::move(channels[c].detail));
+    }
     r.m_tree = s.layout.tree;
     r.m_treeRoot = s.layout.tree->rootPath();
     r.m_access = s.access;
@@ -118,7 +131,7 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openSnapshot(const std::s
     auto r = readSnapshot(path, options.snapshotDirectory);
     if (!r) return r.error();
     if (options.deferSnapshotCheck) return r;
-    Recheck recheck = recheckFingerprint(*(*r)->m_fingerprint);
+    Recheck recheck = (*r)->recheck(); // every segment's files: before the first read (the CLI's opens)
     if (recheck.check.fresh()) return r;
     if (recheck.check.sessionChanged) return makeError(ErrorCode::NotFound, "the session changed", path);
     LV_TRY(reloadChannels(**r, recheck.check.changedChannels));
@@ -147,8 +160,11 @@ core::Status MefOpener::reloadChannels(MefRecording& r, const std::vector<std::s
     for (const std::size_t c : changed) {
         auto files = discoverChannel(*s.layout.tree, then.channels[c].dir, folderName(then.channels[c].dir));
         if (!files) return files.error();
+        auto stamps = stampSegments(r.m_treeRoot, *files);
+        if (!stamps) return stamps.error();
         auto loaded = loadChannel(s, *files);
         if (!loaded) return loaded.error();
+        loaded->detail.stamps = std::move(*stamps);
         LV_TRY(loadChannelRecords(s, *files, *loaded));
         if (loaded->info.name != r.m_info.channels[c].name)
             return makeError(ErrorCode::Corrupt, "snapshot channel names disagree", files->dir);

@@ -84,6 +84,8 @@ void MefRecording::initChannels(std::size_t count)
     m_channelOnce = std::make_unique<std::once_flag[]>(count);
     m_inFrame.assign(count, 0);
     m_readFromFiles.assign(count, 0);
+    m_segmentChecked.clear();
+    m_segmentChecked.resize(count);
 }
 
 // A channel read from the session's files: nothing left to build.
@@ -93,6 +95,7 @@ void MefRecording::setChannel(std::size_t channel, ChannelDetail detail)
     m_spans[channel] = spansOf(m_details[channel].blocks);
     m_inFrame[channel] = 0;
     m_readFromFiles[channel] = 1;
+    if (channel < m_segmentChecked.size()) m_segmentChecked[channel].reset();
 }
 
 core::Status MefRecording::ensureChannel(std::size_t channel) const
@@ -109,13 +112,20 @@ void MefRecording::buildChannel(std::size_t channel) const
 {
     if (!m_inFrame[channel]) return;
     auto frame = snapshot::readChannelFrame(*m_frames, channel, m_info.channels[channel].fs);
-    if (!frame) { // the snapshot is removed: the next open reads the session's files and writes a new one
-        m_channelErrors[channel] = frame.error();
+    auto files =
+        frame ? snapshot::readFilesFrame(*m_frames, channel) : core::Result<snapshot::FilesFrame>(frame.error());
+    if (frame && files && files->dataPaths != frame->dataPaths)
+        files = makeError(ErrorCode::Corrupt, "snapshot channel " + std::to_string(channel) + " does not decode",
+                          m_frames->file);
+    if (!frame || !files) { // the snapshot is removed: the next open reads the session's files and writes a new one
+        m_channelErrors[channel] = frame ? files.error() : frame.error();
         std::error_code ec;
         std::filesystem::remove(m_frames->file, ec);
         return;
     }
     ChannelDetail detail;
+    detail.stamps = std::move(files->stamps);
+    m_segmentChecked[channel] = std::make_unique<std::atomic<std::uint8_t>[]>(frame->dataPaths.size());
     for (std::size_t i = 0; i < frame->dataPaths.size(); ++i) {
         const std::string& path = frame->dataPaths[i];
         if (!m_archive) { // opened on first read: a channel of many segments costs no open until read
@@ -175,7 +185,73 @@ core::Result<const ChannelDetail*> MefRecording::detail(std::size_t channel) con
 SnapshotCheck MefRecording::checkSnapshot() const
 {
     if (!m_fingerprint) return {};
-    return recheckFingerprint(*m_fingerprint).check;
+    return recheck().check;
+}
+
+core::Status MefRecording::stampsOf(std::size_t channel, std::vector<std::string>& dataPaths,
+                                    std::vector<SegmentStamp>& stamps) const
+{
+    if (!m_inFrame[channel]) { // read from the files by this open: its detail is not changed after it
+        dataPaths = m_details[channel].dataPaths;
+        stamps = m_details[channel].stamps;
+        return {};
+    }
+    auto files = snapshot::readFilesFrame(*m_frames, channel); // not the detail: another thread may be building it
+    if (!files) return files.error();
+    dataPaths = std::move(files->dataPaths);
+    stamps = std::move(files->stamps);
+    return {};
+}
+
+Recheck MefRecording::recheck() const
+{
+    Recheck r = recheckFingerprint(*m_fingerprint);
+    if (r.check.sessionChanged || m_archive) return r; // an archive's own stamp stands for its members
+    std::vector<std::size_t> changed;
+    std::size_t next = 0; // r.check.changedChannels is sorted
+    for (std::size_t c = 0; c < m_info.channels.size(); ++c) {
+        if (next < r.check.changedChannels.size() && r.check.changedChannels[next] == c) {
+            changed.push_back(c), ++next;
+            continue;
+        }
+        std::vector<std::string> paths;
+        std::vector<SegmentStamp> stamps;
+        bool same = stampsOf(c, paths, stamps).ok() && stamps.size() == paths.size();
+        for (std::size_t k = 0; same && k < paths.size(); ++k) same = segmentUnchanged(m_treeRoot, paths[k], stamps[k]);
+        if (!same) changed.push_back(c);
+    }
+    r.check.changedChannels = std::move(changed);
+    r.check.state = r.check.changedChannels.empty() ? SnapshotCheck::State::Fresh : SnapshotCheck::State::Stale;
+    return r;
+}
+
+core::Status MefRecording::checkSegment(std::size_t channel, std::uint32_t segment) const
+{
+    if (!m_segmentChecked[channel]) return {}; // read from the files by this open
+    std::atomic<std::uint8_t>& checked = m_segmentChecked[channel][segment];
+    if (checked.load(std::memory_order_acquire)) return {};
+    const ChannelDetail& d = m_details[channel];
+    bool same = false;
+    std::string path;
+    if (m_archive) {
+        if (m_archiveChecked.load() == 0) {
+            auto now = stampFile(m_treeRoot);
+            m_archiveChecked = now && *now == m_fingerprint->archiveStamp ? 1 : -1;
+        }
+        same = m_archiveChecked.load() == 1;
+        path = m_treeRoot;
+    } else {
+        same = segment < d.stamps.size() && segmentUnchanged(m_treeRoot, d.dataPaths[segment], d.stamps[segment]);
+        path = io::joinPath(m_treeRoot, d.dataPaths[segment]);
+        path = path.substr(0, path.rfind('/')); // the segment folder
+    }
+    if (!same) {
+        std::error_code ec;
+        std::filesystem::remove(m_frames->file, ec); // the next open reads the files
+        return makeError(ErrorCode::Io, "changed since it was opened; open it again", path);
+    }
+    checked.store(1, std::memory_order_release);
+    return {};
 }
 
 std::size_t MefRecording::channelsReadFromFiles() const
@@ -297,6 +373,7 @@ core::Status MefRecording::decodeBlock(std::size_t channel, std::size_t block, s
     LV_TRY(ensureChannel(channel));
     if (block >= m_details[channel].blocks.size()) return makeError(ErrorCode::InvalidArgument, "no such block");
     const BlockRef& b = m_details[channel].blocks[block];
+    LV_TRY(checkSegment(channel, b.segment));
     if (out.size() < b.sampleCount) return makeError(ErrorCode::InvalidArgument, "output smaller than the block");
     const core::RawSlice slice{channel, b.gridIndex, out.first(b.sampleCount)};
     thread_local std::vector<std::int32_t> scratch;
@@ -316,6 +393,7 @@ core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const
         std::size_t k = firstBlockEndingAfter(blocks, slice.firstSample);
         fillGaps(slice, blocks, k);
         while (k < blocks.size() && blocks[k].gridIndex < end) {
+            LV_TRY(checkSegment(slice.channel, blocks[k].segment));
             Job job{s, k, k + 1};
             std::uint64_t bytes = blocks[k].blockBytes, samples = blocks[k].sampleCount;
             while (job.lastBlock < blocks.size() && blocks[job.lastBlock].gridIndex < end &&

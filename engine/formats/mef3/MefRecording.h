@@ -10,6 +10,7 @@
 #include "io/ByteSource.h"
 #include "io/FileTree.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,6 +43,9 @@ struct ChannelDetail {
     std::vector<std::string> dataPaths;       // their paths in the session's file tree
     std::vector<TimeSeriesMetadata> metadata; // one per segment (empty when the channel came from a snapshot)
     std::vector<BlockRef> blocks;             // sorted by grid index
+    // Per segment, its files as stamped before the open read them (directory sessions with a snapshot folder;
+    // empty otherwise): what a snapshot's reads and checks compare the files with.
+    std::vector<SegmentStamp> stamps;
 };
 
 // Where an open's warnings come from, so that reloading some channels replaces only theirs.
@@ -77,6 +81,8 @@ public:
     // Compares the session now with what this recording was opened from, at a cost independent of the number of
     // segments (see Fingerprint.h); Unknown when opened without a snapshot folder. Thread-safe: the GUI calls it
     // on a background thread after a deferred-check open and opens again when the result is stale.
+    // Every file of every segment is compared too (a stat each, see FileStamp): rewritten in place, copied over
+    // with preserved times, replaced.
     SnapshotCheck checkSnapshot() const;
     // Whether the open read channel c's metadata and index from the session's files (else: from a snapshot).
     bool channelReadFromFiles(std::size_t channel) const { return m_readFromFiles.at(channel); }
@@ -85,8 +91,18 @@ public:
 private:
     friend class MefOpener; // MefOpen.cpp
     friend core::Status saveSnapshot(const MefRecording&, const Fingerprint&, const std::string&);
-    friend core::Result<std::unique_ptr<MefRecording>> readSnapshot(const std::string&, const std::string&);
+    friend core::Result<std::unique_ptr<MefRecording>> parseSnapshot(std::vector<std::uint8_t>, const std::string&,
+                                                                     const std::string*);
     MefRecording() = default;
+    // checkSnapshot's work: the fingerprint, then the segment stamps of the channels it did not find changed.
+    Recheck recheck() const;
+    // The stamps of channel c's segments and their data files' tree paths, from its snapshot frame or its detail.
+    core::Status stampsOf(std::size_t channel, std::vector<std::string>& dataPaths,
+                          std::vector<SegmentStamp>& stamps) const;
+    // Before a read of channel c's segment: its files (an archive: the archive) unchanged since the snapshot was
+    // written, else an error (the snapshot is removed, so that opening again reads the files). Checked once per
+    // segment; channels read from the files are not checked.
+    core::Status checkSegment(std::size_t channel, std::uint32_t segment) const;
     void initChannels(std::size_t count);
     void setChannel(std::size_t channel, ChannelDetail detail);
     core::Status ensureChannel(std::size_t channel) const;
@@ -114,6 +130,8 @@ private:
     std::vector<std::uint8_t> m_inFrame;       // 1: channel c comes from m_frames
     std::vector<std::uint8_t> m_readFromFiles; // 1: channel c was read from the session's files
     std::shared_ptr<const SnapshotFrames> m_frames;
+    mutable std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> m_segmentChecked; // per channel from m_frames
+    mutable std::atomic<int> m_archiveChecked{0};                                       // 1 unchanged, -1 changed
 
     std::string m_treeRoot; // the session tree, opened on first use when not given (an archive's index)
     bool m_archive = false;

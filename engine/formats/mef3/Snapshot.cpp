@@ -1,4 +1,4 @@
-// Snapshot files: "LVSNAP01", version, checksum, frame table, a zstd frame for the description, one per channel.
+// Snapshot files: "LVSNAP01", version, checksum, frame table, a zstd frame for the description, two per channel.
 #include "formats/mef3/Snapshot.h"
 
 #include "formats/mef3/MefRecording.h"
@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // File layout, little-endian: magic, version, checksum of everything after it, channel count, the header
-// frame's size, each channel frame's size; then the frames.
+// frame's size, each channel frame's size, each channel's files frame's size; then the frames in that order.
 constexpr char kMagic[8] = {'L', 'V', 'S', 'N', 'A', 'P', '0', '1'};
-constexpr std::uint32_t kVersion = 5; // bump whenever the layout or what the reader computes changes
+constexpr std::uint32_t kVersion = snapshot::kSnapshotVersion;
 constexpr std::size_t kChecksumAt = 12, kCountAt = 20, kTableAt = 24;
 constexpr std::uint64_t kMaxFrame = 1ull << 31;
 
@@ -82,10 +82,10 @@ core::Result<SnapshotFrames::Frame> checkFile(SnapshotFrames& f)
     if (core::le::load<std::uint64_t>(&b[kChecksumAt]) != snapshot::checksum(std::span(b).subspan(kCountAt)))
         return damaged();
     const std::uint64_t channels = core::le::load<std::uint32_t>(&b[kCountAt]);
-    std::size_t at = kTableAt + 8 * (channels + 1);
+    std::size_t at = kTableAt + 8 * (2 * channels + 1);
     if (at > b.size()) return damaged();
-    std::vector<SnapshotFrames::Frame> frames(channels + 1);
-    for (std::size_t i = 0; i <= channels; ++i) {
+    std::vector<SnapshotFrames::Frame> frames(2 * channels + 1);
+    for (std::size_t i = 0; i < frames.size(); ++i) {
         SnapshotFrames::Frame& frame = frames[i];
         frame.offset = at;
         frame.size = core::le::load<std::uint64_t>(&b[kTableAt + 8 * i]);
@@ -98,7 +98,8 @@ core::Result<SnapshotFrames::Frame> checkFile(SnapshotFrames& f)
         frame.contentSize = content;
     }
     if (at != b.size()) return damaged();
-    f.channels.assign(frames.begin() + 1, frames.end());
+    f.channels.assign(frames.begin() + 1, frames.begin() + 1 + static_cast<std::ptrdiff_t>(channels));
+    f.files.assign(frames.begin() + 1 + static_cast<std::ptrdiff_t>(channels), frames.end());
     return frames.front();
 }
 
@@ -185,6 +186,21 @@ core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::s
     return out;
 }
 
+core::Result<FilesFrame> readFilesFrame(const SnapshotFrames& frames, std::size_t channel)
+{
+    const SnapshotFrames::Frame& frame = frames.files.at(channel);
+    auto bytes = decompress(frames, frame);
+    if (!bytes) return bytes.error();
+    In in{*bytes};
+    FilesFrame out;
+    out.dataPaths = getStrings(in);
+    out.stamps = getStamps(in);
+    if (!in.done() || (!out.stamps.empty() && out.stamps.size() != out.dataPaths.size()))
+        return makeError(ErrorCode::Corrupt, "snapshot files of channel " + std::to_string(channel) + " do not decode",
+                         frames.file, frame.offset);
+    return out;
+}
+
 } // namespace snapshot
 
 std::string defaultSnapshotDirectory()
@@ -211,16 +227,26 @@ core::Status saveSnapshot(const MefRecording& r, const Fingerprint& fingerprint,
     if (r.accessLevel() != 0) return makeError(ErrorCode::Unsupported, "sessions with passwords are not snapshotted");
     Out header;
     putHeader(header, r.m_info, r.m_openWarnings, fingerprint, r.m_timeOffset);
-    std::vector<std::vector<std::uint8_t>> frames;
+    std::vector<std::vector<std::uint8_t>> frames, files;
     auto packed = compress(header.b);
     if (!packed) return packed.error();
     frames.push_back(std::move(*packed));
+    const auto copy = [&r](const SnapshotFrames::Frame& f) {
+        return std::vector<std::uint8_t>(r.m_frames->bytes.begin() + static_cast<std::ptrdiff_t>(f.offset),
+                                         r.m_frames->bytes.begin() + static_cast<std::ptrdiff_t>(f.offset + f.size));
+    };
     for (std::size_t c = 0; c < r.m_info.channels.size(); ++c) {
         if (r.m_inFrame[c]) { // as read: its bytes were checked when the snapshot was
-            const SnapshotFrames::Frame& f = r.m_frames->channels[c];
-            frames.emplace_back(r.m_frames->bytes.begin() + f.offset, r.m_frames->bytes.begin() + f.offset + f.size);
+            frames.push_back(copy(r.m_frames->channels[c]));
+            files.push_back(copy(r.m_frames->files[c]));
             continue;
         }
+        Out stamps;
+        snapshot::putStrings(stamps, r.m_details[c].dataPaths);
+        snapshot::putStamps(stamps, r.m_details[c].stamps);
+        auto packedStamps = compress(stamps.b);
+        if (!packedStamps) return packedStamps.error();
+        files.push_back(std::move(*packedStamps));
         Out o;
         snapshot::putStrings(o, r.m_details[c].dataPaths);
         snapshot::putBlocks(o, r.m_details[c].blocks, r.m_info.channels[c].fs);
@@ -233,6 +259,7 @@ core::Status saveSnapshot(const MefRecording& r, const Fingerprint& fingerprint,
     file.b.assign(kMagic, kMagic + sizeof kMagic);
     file.put(kVersion), file.put<std::uint64_t>(0),
         file.put<std::uint32_t>(static_cast<std::uint32_t>(frames.size() - 1));
+    frames.insert(frames.end(), std::make_move_iterator(files.begin()), std::make_move_iterator(files.end()));
     for (const auto& f : frames) file.put<std::uint64_t>(f.size());
     for (const auto& f : frames) file.b.insert(file.b.end(), f.begin(), f.end());
     core::le::store<std::uint64_t>(&file.b[kChecksumAt], snapshot::checksum(std::span(file.b).subspan(kCountAt)));
@@ -243,18 +270,27 @@ core::Status saveSnapshot(const MefRecording& r, const Fingerprint& fingerprint,
 
 core::Result<std::unique_ptr<MefRecording>> readSnapshot(const std::string& sessionPath, const std::string& directory)
 {
-    auto frames = std::make_shared<SnapshotFrames>();
-    frames->file = snapshotFile(directory, sessionPath);
-    auto bytes = io::readFile(frames->file);
+    const std::string file = snapshotFile(directory, sessionPath);
+    auto bytes = io::readFile(file);
     if (!bytes) return bytes.error();
-    frames->bytes = std::move(*bytes);
+    return parseSnapshot(std::move(*bytes), file, &sessionPath);
+}
+
+core::Result<std::unique_ptr<MefRecording>> parseSnapshot(std::vector<std::uint8_t> bytes, const std::string& file,
+                                                          const std::string* sessionPathPtr)
+{
+    auto frames = std::make_shared<SnapshotFrames>();
+    frames->file = file;
+    frames->bytes = std::move(bytes);
     auto headerFrame = checkFile(*frames);
     if (!headerFrame) return headerFrame.error();
     auto header = decompress(*frames, *headerFrame);
     if (!header) return header.error();
     auto r = std::unique_ptr<MefRecording>(new MefRecording());
     In in{*header};
-    const bool samePath = in.text() == absolute(sessionPath);
+    const std::string storedPath = in.text();
+    const std::string sessionPath = sessionPathPtr ? *sessionPathPtr : storedPath;
+    const bool samePath = !sessionPathPtr || storedPath == absolute(sessionPath);
     Fingerprint fingerprint = snapshot::getFingerprint(in);
     const std::size_t channels = frames->channels.size();
     if (!samePath || !in.ok || (!fingerprint.archive && fingerprint.channels.size() != channels) ||

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace lv::formats::mef3 {
 
@@ -30,6 +31,11 @@ core::Status saveSnapshot(const MefRecording& recording, const Fingerprint& fing
 // error when there is none or it is damaged or of another version. Reads and checks the whole file, decompresses
 // only the description; each channel's blocks are decoded on first use.
 core::Result<std::unique_ptr<MefRecording>> readSnapshot(const std::string& sessionPath, const std::string& directory);
+
+// readSnapshot of a file's bytes (`file` names it in errors): the recording of session `sessionPath`, or when
+// null of the session the snapshot names (for tests and fuzzing).
+core::Result<std::unique_ptr<MefRecording>> parseSnapshot(std::vector<std::uint8_t> bytes, const std::string& file,
+                                                          const std::string* sessionPath);
 
 // readSnapshot, then checked: also an error when the session changed since.
 core::Result<std::unique_ptr<MefRecording>> loadSnapshot(const std::string& sessionPath, const std::string& directory);

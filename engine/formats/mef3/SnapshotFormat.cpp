@@ -77,6 +77,16 @@ struct Bytes {
     }
 };
 
+// Wrapping (two's complement) sum and difference: the deltas of absurd values must round-trip, not overflow.
+std::int64_t wrapAdd(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+std::int64_t wrapSub(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+
 std::uint64_t zig(std::int64_t v) { return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63); }
 std::int64_t unzig(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
 
@@ -97,9 +107,9 @@ BlockRef predictNext(const BlockRef& p, Durations& durations)
 {
     BlockRef n = p;
     n.indexEntry = p.indexEntry + 1;
-    n.fileOffset = p.fileOffset + p.blockBytes;
-    n.gridIndex = p.gridIndex + p.sampleCount;
-    n.startTime = p.startTime + durations.of(p.sampleCount);
+    n.fileOffset = wrapAdd(p.fileOffset, p.blockBytes);
+    n.gridIndex = wrapAdd(p.gridIndex, p.sampleCount);
+    n.startTime = wrapAdd(p.startTime, durations.of(p.sampleCount));
     return n;
 }
 
@@ -150,10 +160,32 @@ std::vector<io::ByteRange> getByteRanges(In& in)
     return ranges;
 }
 
+void putStamps(Out& o, const std::vector<SegmentStamp>& stamps)
+{
+    o.put<std::uint64_t>(stamps.size());
+    for (const SegmentStamp& segment : stamps) {
+        o.put<std::uint64_t>(segment.size());
+        for (const FileStamp& f : segment) o.put(f.size), o.put(f.mtimeNs), o.put(f.ctimeNs), o.put(f.inode);
+    }
+}
+
+std::vector<SegmentStamp> getStamps(In& in)
+{
+    std::vector<SegmentStamp> stamps(in.count(8));
+    for (SegmentStamp& segment : stamps) {
+        segment.resize(in.count(32));
+        for (FileStamp& f : segment)
+            f.size = in.get<std::uint64_t>(), f.mtimeNs = in.get<std::int64_t>(), f.ctimeNs = in.get<std::int64_t>(),
+            f.inode = in.get<std::uint64_t>();
+    }
+    return stamps;
+}
+
 void putFingerprint(Out& o, const Fingerprint& f)
 {
     o.text(f.root), o.put<std::uint8_t>(f.archive), o.text(f.sessionDir);
     putEntries(o, {f.archiveFile});
+    putStamps(o, {{f.archiveStamp}});
     putEntries(o, f.session);
     o.put<std::uint64_t>(f.channels.size());
     for (const ChannelStamp& c : f.channels) {
@@ -171,6 +203,9 @@ Fingerprint getFingerprint(In& in)
     const auto archive = getEntries(in);
     if (archive.size() != 1) return in.ok = false, f;
     f.archiveFile = archive.front();
+    const auto archiveStamp = getStamps(in);
+    if (archiveStamp.size() != 1 || archiveStamp.front().size() != 1) return in.ok = false, f;
+    f.archiveStamp = archiveStamp.front().front();
     f.session = getEntries(in);
     f.channels.resize(in.count(64));
     for (ChannelStamp& c : f.channels) {
@@ -231,9 +266,9 @@ void putBlocks(Out& o, const std::vector<BlockRef>& blocks, double fs)
         o.put(bits);
         if (bits & kOtherSegment) putVarint(o, b.segment), putVarint(o, b.indexEntry);
         if (bits & (kOtherSegment | kOtherFileAt)) putVarint(o, static_cast<std::uint64_t>(b.fileOffset));
-        if (bits & kOtherGridAt) putVarint(o, zig(b.gridIndex - e.gridIndex));
+        if (bits & kOtherGridAt) putVarint(o, zig(wrapSub(b.gridIndex, e.gridIndex)));
         if (bits & kOtherCount) putVarint(o, b.sampleCount);
-        if (bits & kOtherTime) putVarint(o, zig(b.startTime - e.startTime));
+        if (bits & kOtherTime) putVarint(o, zig(wrapSub(b.startTime, e.startTime)));
         if (bits & kOtherFlags) o.put(b.flags);
         putVarint(o, zig(static_cast<std::int64_t>(b.blockBytes) - prev.blockBytes));
         putVarint(o, zig(static_cast<std::int64_t>(b.minimum) - prev.minimum));
@@ -256,16 +291,17 @@ std::vector<BlockRef> getBlocks(In& in, double fs)
     std::int32_t minimum = 0, maximum = 0;
     std::uint8_t flags = 0;
     for (std::size_t i = 0; i < count && r.ok; ++i) {
-        ++indexEntry, fileOffset += blockBytes, gridIndex += sampleCount, startTime += durations.of(sampleCount);
+        ++indexEntry, fileOffset = wrapAdd(fileOffset, blockBytes), gridIndex = wrapAdd(gridIndex, sampleCount);
+        startTime = wrapAdd(startTime, durations.of(sampleCount));
         const std::uint8_t bits = r.byte();
         if (bits & kOtherSegment) {
             segment = static_cast<std::uint32_t>(r.varint());
             indexEntry = static_cast<std::uint32_t>(r.varint());
         }
         if (bits & (kOtherSegment | kOtherFileAt)) fileOffset = static_cast<std::int64_t>(r.varint());
-        if (bits & kOtherGridAt) gridIndex += unzig(r.varint());
+        if (bits & kOtherGridAt) gridIndex = wrapAdd(gridIndex, unzig(r.varint()));
         if (bits & kOtherCount) sampleCount = static_cast<std::uint32_t>(r.varint());
-        if (bits & kOtherTime) startTime += unzig(r.varint());
+        if (bits & kOtherTime) startTime = wrapAdd(startTime, unzig(r.varint()));
         if (bits & kOtherFlags) flags = r.byte();
         blockBytes = static_cast<std::uint32_t>(blockBytes + unzig(r.varint()));
         minimum = static_cast<std::int32_t>(minimum + unzig(r.varint()));

@@ -27,11 +27,16 @@ struct SnapshotFrames {
     std::string file; // for messages
     std::vector<std::uint8_t> bytes;
     std::vector<Frame> channels;
+    std::vector<Frame> files; // per channel: its data paths and segment stamps (FilesFrame)
 };
 
 } // namespace lv::formats::mef3
 
 namespace lv::formats::mef3::snapshot {
+
+// The file format's version (after the magic "LVSNAP01"): bumped whenever the layout or what the reader computes
+// changes. 6: every segment's files stamped (FilesFrame).
+inline constexpr std::uint32_t kSnapshotVersion = 6;
 
 // One channel's frame: its data files' tree paths, its block references, and for an archive where each data file
 // lies in it (empty otherwise, or when unknown: the archive is then indexed to find them).
@@ -43,6 +48,14 @@ struct ChannelFrame {
 // Decompresses and decodes channel `channel` (rate `fs`); a Corrupt error when it does not decode whole.
 core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::size_t channel, double fs);
 
+// One channel's files frame: its data files' tree paths and its segments' stamps (none for an archive, where the
+// archive's own stamp counts), small so that the full check does not decode blocks.
+struct FilesFrame {
+    std::vector<std::string> dataPaths;
+    std::vector<SegmentStamp> stamps;
+};
+core::Result<FilesFrame> readFilesFrame(const SnapshotFrames& frames, std::size_t channel);
+
 using Out = core::ByteWriter;
 using In = core::ByteReader;
 
@@ -51,6 +64,9 @@ std::vector<std::string> getStrings(In& in);
 
 void putByteRanges(Out& o, const std::vector<io::ByteRange>& ranges);
 std::vector<io::ByteRange> getByteRanges(In& in);
+
+void putStamps(Out& o, const std::vector<SegmentStamp>& stamps);
+std::vector<SegmentStamp> getStamps(In& in);
 
 void putFingerprint(Out& o, const Fingerprint& f);
 Fingerprint getFingerprint(In& in);

@@ -28,4 +28,16 @@ TEST(LazyFile, OpensOnFirstReadAndReportsAMissingFile)
 }
 
 } // namespace
+// A count past the end is an error before anything is allocated (fuzz_snapshot: a block of 4 GiB read 4 GiB).
+TEST(ByteSource, AReadPastTheEndFailsBeforeAllocating)
+{
+    const auto source = memorySource(std::vector<std::uint8_t>(10, 1), "m.bin");
+    auto r = source->read(5, std::uint64_t{1} << 40);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().describe(),
+              "m.bin: file is truncated: needed 1099511627776 bytes but it has 5 from here (at byte 5)");
+    EXPECT_EQ(source->read(11, 0).error().code, core::ErrorCode::Truncated);
+    EXPECT_TRUE(source->read(10, 0).ok());
+}
+
 } // namespace lv::io

@@ -135,7 +135,7 @@ core::ReadControl jobControl(core::TaskRunner* runner, const std::string& what)
 {
     core::ReadControl control;
     control.runner = runner;
-    control.cancel = &g_cancel;
+    control.cancel = cancelToken();
     if (::isatty(STDERR_FILENO))
         control.progress = [what](std::uint64_t done, std::uint64_t total) { showProgress(what, done, total); };
     return control;

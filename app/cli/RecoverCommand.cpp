@@ -17,7 +17,7 @@ std::function<int()> addRecoverCommand(CLI::App& app)
     command->add_option("PATH", *path, "Session directory (.mefd)")->required();
     command->add_option("--password", *password, "Level-2 password of an encrypted session");
     return [path, password]() {
-        auto report = formats::mef3::recoverSession(*path, *password);
+        auto report = formats::mef3::recoverSession(*path, *password, cancelToken());
         if (!report) return fail(report.error());
         for (const std::string& line : report->kept) std::printf("kept: %s\n", line.c_str());
         for (const std::string& line : report->dropped) std::printf("dropped: %s\n", line.c_str());

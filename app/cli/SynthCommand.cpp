@@ -59,8 +59,8 @@ std::function<int()> addSynthCommand(CLI::App& app)
     command->add_option("OUT", o->output, "Output session (.mefd, must not exist)")->required();
     command->add_option("--channels", o->synth.channels, "Number of channels (default 16)")->check(CLI::Range(1, 4096));
     command->add_option("--hours", o->synth.hours, "Duration in hours (default 1)")->check(CLI::PositiveNumber);
-    command->add_option("--fs", o->synth.fs, "Sampling rate in Hz, fractional allowed (default 256)")
-        ->check(CLI::PositiveNumber);
+    command->add_option("--fs", o->synth.fs, "Sampling rate in Hz, fractional allowed (default 256, at most 1e6)")
+        ->check(CLI::Range(core::kMinSamplingRate, core::kMaxSamplingRate));
     command->add_option("--seed", o->synth.seed, "Random seed: the same seed gives the same bytes (default 1)");
     command->add_option("--start", o->start, "Time of the first sample: ISO 8601 or integer uUTC (default 2025-01-01)");
     command->add_option("--segment-minutes", o->synth.segmentMinutes, "Start a new segment every M minutes")

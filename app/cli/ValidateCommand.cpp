@@ -17,7 +17,7 @@ std::function<int()> addValidateCommand(CLI::App& app)
     command->add_option("PATH", *path, "Session (.mefd directory, .mefd.tar, .timd)")->required();
     command->add_option("--password", *password, "Level-1 or level-2 password of an encrypted session");
     return [path, password]() {
-        auto problems = formats::mef3::validateSession(*path, *password);
+        auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
         if (!problems) return fail(problems.error());
         for (const auto& p : *problems) {
             std::printf("%s: %s", p.path.c_str(), p.what.c_str());

@@ -11,9 +11,16 @@
 namespace lv::test {
 
 struct ChildResult {
-    std::string output;  // stdout and stderr, merged
-    int exitStatus = -1; // when it exited
-    bool killed = false; // when our SIGKILL ended it
+    std::string output;                   // stdout and stderr, merged
+    int exitStatus = -1;                  // when it exited
+    bool killed = false;                  // when our SIGKILL ended it
+    std::chrono::milliseconds elapsed{0}; // from start to exit (runChildWithin)
+};
+
+// A signal to send the child once it has run for `after`.
+struct ChildSignal {
+    std::chrono::milliseconds after{0};
+    int signal = 15; // SIGTERM
 };
 
 // Runs argv[0] with arguments argv[1...]. With `killAfter`, sends SIGKILL after that delay if it still runs.
@@ -21,5 +28,10 @@ struct ChildResult {
 ChildResult runChild(const std::vector<std::string>& argv,
                      std::optional<std::chrono::microseconds> killAfter = std::nullopt,
                      std::uint64_t fileSizeLimit = 0);
+
+// Runs argv like runChild, sends `signal` when given, and SIGKILLs the child once it has run for `timeout`, so
+// that a hang fails a test (killed is then true) instead of blocking the test run.
+ChildResult runChildWithin(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                           std::optional<ChildSignal> signal = std::nullopt);
 
 } // namespace lv::test

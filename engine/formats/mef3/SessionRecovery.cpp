@@ -51,10 +51,14 @@ void describe(const SegmentRecovery& r, const std::string& segment, RecoveryRepo
     report.changed = report.changed || r.rewritten;
 }
 
-void recoverChannel(SegmentSetup channel, const std::string& root, RecoveryReport& report)
+bool cancelled(const core::CancelToken* cancel) { return cancel && cancel->cancelled(); }
+
+void recoverChannel(SegmentSetup channel, const std::string& root, RecoveryReport& report,
+                    const core::CancelToken* cancel)
 {
     std::int64_t startSample = 0;
     for (int number : segmentNumbers(channel)) {
+        if (cancelled(cancel)) return;
         channel.segmentNumber = number;
         channel.startSample = startSample;
         const std::string name = relative(channel.directory(), root);
@@ -73,7 +77,8 @@ void recoverChannel(SegmentSetup channel, const std::string& root, RecoveryRepor
 
 } // namespace
 
-core::Result<RecoveryReport> recoverSession(const std::string& path, const std::string& password)
+core::Result<RecoveryReport> recoverSession(const std::string& path, const std::string& password,
+                                            const core::CancelToken* cancel)
 {
     std::error_code ec;
     if (!fs::is_directory(path, ec))
@@ -100,7 +105,8 @@ core::Result<RecoveryReport> recoverSession(const std::string& path, const std::
         channel.validation = *fields;
         channel.keys = keys;
         channel.durability = Durability::Full;
-        recoverChannel(channel, path, report);
+        recoverChannel(channel, path, report, cancel);
+        if (cancelled(cancel)) return makeError(ErrorCode::Cancelled, "recovery cancelled");
     }
     return report;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/TaskRunner.h"
 
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ struct RecoveryReport {
 };
 
 // `path` is a .mefd directory written in place (archives are read-only: extract them first).
-core::Result<RecoveryReport> recoverSession(const std::string& path, const std::string& password);
+// Cancelling stops between segments (each segment is rewritten whole or not at all) with a Cancelled error.
+core::Result<RecoveryReport> recoverSession(const std::string& path, const std::string& password,
+                                            const core::CancelToken* cancel = nullptr);
 
 } // namespace lv::formats::mef3

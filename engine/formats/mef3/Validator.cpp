@@ -14,7 +14,12 @@ namespace {
 
 class Checker {
 public:
-    Checker(const io::FileTree& tree, std::string password) : m_tree(tree), m_password(std::move(password)) {}
+    Checker(const io::FileTree& tree, std::string password, const core::CancelToken* cancel)
+        : m_tree(tree)
+        , m_password(std::move(password))
+        , m_cancel(cancel)
+    {}
+    bool cancelled() const { return m_cancel && m_cancel->cancelled(); }
 
     void segment(const SegmentFiles& files);
     void records(const std::string& base);
@@ -31,6 +36,7 @@ private:
 
     const io::FileTree& m_tree;
     std::string m_password;
+    const core::CancelToken* m_cancel = nullptr;
     Access m_access;
     bool m_accessDecided = false;
     std::vector<Problem> m_problems;
@@ -57,6 +63,7 @@ void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, 
     std::int64_t samples = 0, lastTime = INT64_MIN;
     std::uint32_t maxBytes = 0, maxSamples = 0;
     for (std::size_t i = 0; i < index.entries.size(); ++i) {
+        if (cancelled()) return;
         const IndexEntry& e = index.entries[i];
         const std::string block = "RED block " + std::to_string(i);
         if (e.fileOffset < 1024 || e.blockBytes < kRedHeaderBytes ||
@@ -147,19 +154,22 @@ void Checker::records(const std::string& base)
 
 } // namespace
 
-core::Result<std::vector<Problem>> validateSession(const std::string& path, const std::string& password)
+core::Result<std::vector<Problem>> validateSession(const std::string& path, const std::string& password,
+                                                   const core::CancelToken* cancel)
 {
     auto layout = discoverSession(path);
     if (!layout) return layout.error();
-    Checker check(*layout->tree, password);
+    Checker check(*layout->tree, password, cancel);
     check.records(layout->recordsBase);
     for (const ChannelFiles& channel : layout->channels) {
         check.records(channel.recordsBase);
         for (const SegmentFiles& segment : channel.segments) {
+            if (check.cancelled()) break;
             check.segment(segment);
             check.records(segment.recordsBase);
         }
     }
+    if (check.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "validation cancelled");
     return check.take();
 }
 

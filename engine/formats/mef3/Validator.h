@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/TaskRunner.h"
 
 #include <cstdint>
 #include <string>
@@ -16,6 +17,8 @@ struct Problem {
 };
 
 // Every problem found; an error only when the session cannot be walked at all (no such path, not MEF).
-core::Result<std::vector<Problem>> validateSession(const std::string& path, const std::string& password);
+// Cancelled (checked at every block) gives a Cancelled error.
+core::Result<std::vector<Problem>> validateSession(const std::string& path, const std::string& password,
+                                                   const core::CancelToken* cancel = nullptr);
 
 } // namespace lv::formats::mef3

@@ -149,4 +149,55 @@ ChildResult runChildWithin(const std::vector<std::string>& argv, std::chrono::mi
     return result;
 }
 
+ChildResult runChildWithin(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                           std::optional<ChildSignal> signal)
+{
+    ChildResult result;
+    int fds[2];
+    if (::pipe(fds) != 0) return result;
+    const auto started = std::chrono::steady_clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        execChild(argv, fds[1], 0);
+    }
+    ::close(fds[1]);
+    if (pid < 0) {
+        ::close(fds[0]);
+        return result;
+    }
+    std::mutex mutex;
+    std::condition_variable exited;
+    bool done = false, killed = false;
+    std::thread watchdog([&] {
+        std::unique_lock lock(mutex);
+        if (signal && !exited.wait_until(lock, started + signal->after, [&] { return done; }))
+            ::kill(pid, signal->signal);
+        if (!exited.wait_until(lock, started + timeout, [&] { return done; })) {
+            ::kill(pid, SIGKILL);
+            killed = true;
+        }
+    });
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+        if (n < 0) break;
+        result.output.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    siginfo_t info{};
+    ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT); // not reaped: the pid stays ours
+    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    {
+        std::lock_guard lock(mutex);
+        done = true;
+    }
+    exited.notify_all();
+    watchdog.join();
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    result.killed = killed;
+    if (WIFEXITED(status)) result.exitStatus = WEXITSTATUS(status);
+    return result;
+}
+
 } // namespace lv::test

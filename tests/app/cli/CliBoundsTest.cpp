@@ -39,6 +39,7 @@ protected:
         session = dir.path() / "in/s.mefd";
         out = dir.path() / "out";
         fs::create_directories(out);
+        fs::create_directories(session.parent_path());
         test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
     }
     fs::path segmentFile(const std::string& ext) const

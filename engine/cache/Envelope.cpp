@@ -38,6 +38,8 @@ struct ColumnWalker {
     std::size_t heldBlock = SIZE_MAX;
     BlockData held;
 
+    bool damaged(std::size_t j) const { return view.damaged && view.damaged->contains(r.channel, j); }
+
     core::Status scanDecoded(EnvelopeColumn& col, std::size_t j, std::int64_t from, std::int64_t to)
     {
         if (heldBlock != j) {
@@ -45,6 +47,10 @@ struct ColumnWalker {
             if (!data) return data.error();
             held = std::move(*data);
             heldBlock = j;
+        }
+        if (damaged(j)) {
+            col.hasDamage = true;
+            return {};
         }
         scan(col, *held, blocks[j].first, from, to);
         return {};
@@ -74,6 +80,10 @@ struct ColumnWalker {
     core::Status add(EnvelopeColumn& col, std::size_t j, std::int64_t from, std::int64_t to, double columnWidth)
     {
         const core::BlockSpan& s = blocks[j];
+        if (damaged(j)) { // found damaged by an earlier decode: its stored extrema are not shown either
+            col.hasDamage = true;
+            return {};
+        }
         const bool whole = from == s.first && to == s.first + s.count;
         const bool narrow = static_cast<double>(s.count) <= r.smear * columnWidth;
         const std::optional<BlockBins> sum = view.pyramid ? view.pyramid->find(r.channel, j) : std::nullopt;

@@ -20,6 +20,7 @@ struct EnvelopeColumn {
     bool hasGap = false;       // some grid point of the column lies in a gap (no block holds it)
     bool hasNaN = false;       // some sample of a block in the column is NaN (missing inside a block)
     bool nanUnchecked = false; // a block was summarised by its stored extrema alone: its NaN samples are unknown
+    bool hasDamage = false;    // a block of the column is damaged (ViewContext::damaged): no data shown from it
 };
 
 struct EnvelopeRequest {

@@ -12,7 +12,15 @@ core::Result<BlockSamples> decode(const ViewContext& view, std::size_t channel, 
 {
     const core::BlockSpan span = view.source->blocks(channel)[block];
     BlockSamples out(span.count);
-    LV_TRY(view.source->decodeBlock(channel, block, out, control));
+    core::ReadControl checked = control;
+    checked.verifyCrc = true;
+    checked.skipDamagedBlocks = false;
+    if (core::Status status = view.source->decodeBlock(channel, block, out, checked); !status.ok()) {
+        if (!view.damaged || !isDamage(status.error())) return status.error();
+        view.damaged->mark(channel, block, status.error());
+        std::fill(out.begin(), out.end(), core::kNoSample);
+        return out; // not summarised: the pyramid holds data only
+    }
     if (view.pyramid) view.pyramid->add(channel, block, out);
     return out;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cache/BlockCache.h"
+#include "cache/DamagedBlocks.h"
 #include "cache/Pyramid.h"
 #include "core/BlockSource.h"
 
@@ -16,9 +17,13 @@ struct ViewContext {
     BlockCache* cache = nullptr;
     std::uint64_t recording = 0; // the recording's key in the cache
     Pyramid* pyramid = nullptr;  // optional: every decoded block is summarised into it
+    // Optional: a block whose decode finds damage (CRC, header) is recorded here and cached as all missing, so it
+    // is drawn as damaged, never as data; without it such a decode fails.
+    DamagedBlocks* damaged = nullptr;
 };
 
-// Block `block` of `channel`, from the cache or decoded (and then cached and summarised).
+// Block `block` of `channel`, from the cache or decoded (and then cached and summarised). The decode always
+// verifies the block's CRC.
 core::Result<BlockData> fetchBlock(const ViewContext& view, std::size_t channel, std::size_t block,
                                    const core::ReadControl& control);
 // The block from the cache if there, else decoded and summarised without entering the cache (pyramid builds and

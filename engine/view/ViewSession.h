@@ -41,6 +41,8 @@ public:
     cache::BlockScheduler& scheduler() { return *m_scheduler; }
     cache::Pyramid& pyramid() { return *m_pyramid; }
     const cache::ViewContext& context() const { return m_scheduler->view(); }
+    // Blocks found damaged while decoding for viewing (drawn as damaged, never as data), with their reasons.
+    cache::DamagedBlocks& damaged() { return *m_damaged; }
     const std::string& pyramidFile() const { return m_pyramidFile; }
     // Whether the recording's files changed since what it was opened from (a few system calls per channel; not on
     // the UI thread). Thread-safe.
@@ -64,6 +66,7 @@ private:
     std::unique_ptr<core::Recording> m_recording;
     std::shared_ptr<cache::BlockCache> m_cache;
     std::unique_ptr<cache::Pyramid> m_pyramid;
+    std::unique_ptr<cache::DamagedBlocks> m_damaged = std::make_unique<cache::DamagedBlocks>();
     std::unique_ptr<cache::BlockScheduler> m_scheduler;
     std::string m_pyramidFile;
     mutable std::future<void>

@@ -1,4 +1,4 @@
-// Slicing-by-8 table implementation of the MEF 3.0 CRC-32.
+// MEF 3.0 CRC-32: slicing-by-8 tables, and the choice of the carry-less-multiply folding (Crc32Clmul.cpp) at run time.
 #include "formats/mef3/Crc32.h"
 
 #include "core/LittleEndian.h"
@@ -29,9 +29,47 @@ constexpr Tables makeTables()
 constexpr Tables kTables = makeTables();
 static_assert(kTables[0][1] == 0x9695C4CAu, "Koopman table differs from the MEF 3.0 reference");
 
+constexpr std::size_t kMinFoldingBytes = 64; // the folding starts with four 16-byte lanes
+
+#if defined(LV_CRC32_CLMUL)
+bool detectFolding()
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+}
+const bool kHasFolding = detectFolding();
+#else
+constexpr bool kHasFolding = false;
+#endif
+
 } // namespace
 
+#if defined(LV_CRC32_CLMUL)
+namespace detail {
+std::uint32_t crc32UpdateClmul(std::uint32_t crc, const std::uint8_t* p, std::size_t n); // n >= 64, n % 16 == 0
+}
+#endif
+
+bool crc32HasFolding() { return kHasFolding; }
+
+std::uint32_t crc32UpdateFolding(std::uint32_t crc, std::span<const std::uint8_t> bytes)
+{
+#if defined(LV_CRC32_CLMUL)
+    if (kHasFolding && bytes.size() >= kMinFoldingBytes) {
+        const std::size_t whole = bytes.size() & ~std::size_t{15};
+        crc = detail::crc32UpdateClmul(crc, bytes.data(), whole);
+        return crc32UpdateTables(crc, bytes.subspan(whole));
+    }
+#endif
+    return crc32UpdateTables(crc, bytes);
+}
+
 std::uint32_t crc32Update(std::uint32_t crc, std::span<const std::uint8_t> bytes)
+{
+    return crc32UpdateFolding(crc, bytes);
+}
+
+std::uint32_t crc32UpdateTables(std::uint32_t crc, std::span<const std::uint8_t> bytes)
 {
     const std::uint8_t* p = bytes.data();
     std::size_t n = bytes.size();

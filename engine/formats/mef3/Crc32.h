@@ -13,4 +13,11 @@ std::uint32_t crc32Update(std::uint32_t crc, std::span<const std::uint8_t> bytes
 
 inline std::uint32_t crc32(std::span<const std::uint8_t> bytes) { return crc32Update(kCrcStart, bytes); }
 
+// The two implementations crc32Update chooses from (exposed for tests and benchmarks): slicing-by-8 tables,
+// and carry-less-multiply folding where the CPU has PCLMULQDQ and SSE4.1 (x86-64 builds; elsewhere the
+// tables serve both).
+std::uint32_t crc32UpdateTables(std::uint32_t crc, std::span<const std::uint8_t> bytes);
+std::uint32_t crc32UpdateFolding(std::uint32_t crc, std::span<const std::uint8_t> bytes);
+bool crc32HasFolding(); // whether crc32UpdateFolding uses the carry-less multiply here
+
 } // namespace lv::formats::mef3

@@ -107,6 +107,49 @@ TEST(ViewSession, ADeferredSnapshotCheckOpensFromTheSnapshotAndSeesTheChangeLate
     EXPECT_EQ((*plain)->checkOnDisk(), DiskCheck::Unknown);
 }
 
+// One flipped bit in the compressed data of segment 1's block: decoding it for viewing checks its CRC, and the
+// envelope shows that block as damaged (no data from it, neither decoded nor its stored extrema), never as samples.
+TEST(ViewSession, ADamagedBlockIsShownAsDamagedNotAsData)
+{
+    test::TempDir dir;
+    const fs::path session = dir.path() / "s.mefd";
+    fs::copy(test::testdata() / "mef3/legacy/multi_segment.mefd", session, fs::copy_options::recursive);
+    const fs::path tdat = session / "ch1.timd/ch1-000001.segd/ch1-000001.tdat";
+    auto bytes = test::readBytes(tdat);
+    bytes[1024 + 304 + 8] ^= 0x10; // the block's compressed data, after its 304-byte header
+    test::writeBytes(tdat, bytes);
+
+    auto opened = ViewSession::open(session.string(), {});
+    ASSERT_TRUE(opened.ok()) << opened.error().describe();
+    ViewSession& s = **opened;
+    const core::ChannelInfo& ch = s.info().channels[0];
+    const auto blocks = s.context().source->blocks(0);
+    ASSERT_EQ(blocks.size(), 2u);
+    cache::BlockCache plainCache(16u << 20); // a view without a damage list: the decode fails, naming the block
+    const cache::ViewContext plain{s.context().source, &plainCache, 1, nullptr};
+    auto failed = cache::fetchBlock(plain, 0, 1, {});
+    ASSERT_FALSE(failed.ok());
+    EXPECT_EQ(failed.error().describe(), tdat.string() + ": RED block 0: CRC mismatch (at byte 1024)");
+
+    auto got = s.envelope(0, {ch.start, ch.end}, 400); // 10 samples a column: every block decoded
+    ASSERT_TRUE(got.ok()) << got.error().describe();
+    const std::int64_t n = ch.gridLength;
+    for (std::size_t c = 0; c < got->size(); ++c) {
+        const std::int64_t first = static_cast<std::int64_t>(c) * n / 400;
+        const std::int64_t end = static_cast<std::int64_t>(c + 1) * n / 400;
+        EXPECT_EQ((*got)[c].hasDamage, end > blocks[1].first) << c;
+        EXPECT_EQ((*got)[c].hasData, first < blocks[0].first + blocks[0].count) << c;
+        EXPECT_FALSE((*got)[c].hasNaN) << c; // damaged, not NaN
+    }
+    EXPECT_EQ(s.damaged().takeMessages(),
+              std::vector<std::string>{tdat.string() + ": RED block 0: CRC mismatch (at byte 1024); shown as damaged"});
+    auto whole = s.envelope(0, {ch.start, ch.end}, 1); // whole blocks by stored extrema: block 1's are not used
+    ASSERT_TRUE(whole.ok());
+    EXPECT_TRUE(whole->front().hasDamage);
+    EXPECT_EQ(whole->front().minimum, blocks[0].minimum);
+    EXPECT_EQ(whole->front().maximum, blocks[0].maximum);
+}
+
 TEST(ViewSession, AMissingRecordingIsAnError)
 {
     auto opened = ViewSession::open("/nonexistent/x.mefd", {});

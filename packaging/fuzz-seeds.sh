@@ -13,7 +13,12 @@ headersCrc="$out/corpus-fuzz_headers_crc"
 tar_="$out/corpus-fuzz_tar"
 recover="$out/corpus-fuzz_recover"
 edfSeeds="$out/corpus-fuzz_edf"
-mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover" "$edfSeeds"
+textSeeds="$out/corpus-fuzz_text_outputs"
+mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover" "$edfSeeds" "$textSeeds"
+
+# fuzz_text_outputs: an 8-byte onset, a flag byte, then NUL-separated name, unit and annotation texts.
+printf '\0\0\0\0\0\0\0\0\0Fp1\0uV\0Seizure onset\0=1+2' > "$textSeeds/plain"
+printf '\1\2\3\4\0\0\0\0\1a,b "q"\0@SUM(A1)\0\033[31mred\r\n\0-x\024y\025z' > "$textSeeds/hostile"
 
 # fuzz_edf: each reference EDF/BDF file's header plus its first 2 KiB of records (TALs live there).
 for f in "${2:-$here/../../shared/testdata}"/edf/*.[eb]df; do

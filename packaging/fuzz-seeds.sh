@@ -14,8 +14,9 @@ tar_="$out/corpus-fuzz_tar"
 recover="$out/corpus-fuzz_recover"
 edfSeeds="$out/corpus-fuzz_edf"
 grid="$out/corpus-fuzz_grid"
+textSeeds="$out/corpus-fuzz_text_outputs"
 session="$out/corpus-fuzz_session"
-mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover" "$edfSeeds" "$grid" "$session"
+mkdir -p "$red" "$headers" "$headersCrc" "$tar_" "$recover" "$edfSeeds" "$grid" "$session" "$textSeeds"
 
 # le VALUE BYTES: VALUE as BYTES little-endian bytes.
 le() { local i; for ((i = 0; i < $2; i++)); do printf "\\x$(printf %02x $((($1 >> (8 * i)) & 255)))"; done; }
@@ -28,6 +29,10 @@ f64_256=$((0x4070000000000000)) f64_512=$((0x4080000000000000)) t0=1600000000000
 : > "$session/clean"
 { le 0 1; le 8 2; le $f64_512 8; } > "$session/rate-512"
 { le 1 1; le 8 2; le $((t0 + 1000000)) 8; } > "$session/block-time"
+
+# fuzz_text_outputs: an 8-byte onset, a flag byte, then NUL-separated name, unit and annotation texts.
+printf '\0\0\0\0\0\0\0\0\0Fp1\0uV\0Seizure onset\0=1+2' > "$textSeeds/plain"
+printf '\1\2\3\4\0\0\0\0\1a,b "q"\0@SUM(A1)\0\033[31mred\r\n\0-x\024y\025z' > "$textSeeds/hostile"
 
 # fuzz_edf: each reference EDF/BDF file's header plus its first 2 KiB of records (TALs live there).
 for f in "${2:-$here/../../shared/testdata}"/edf/*.[eb]df; do

@@ -1,6 +1,8 @@
 // Exclusive creation + flock for temporaries, lock probing for dead ones, renameat2/link for no-replace moves.
 #include "io/Temporary.h"
 
+#include "io/WritableFile.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -66,13 +68,13 @@ void removeObject(const std::string& path, bool directory)
 
 core::Error exists(const std::string& to)
 {
-    return makeError(ErrorCode::Io, "the output already exists; choose a new name", to);
+    return makeError(ErrorCode::WriteFailed, "the output already exists; choose a new name", to);
 }
 
 core::Error cannotMove(const std::string& to, int error)
 {
-    return makeError(ErrorCode::Io, std::string("cannot move the finished output into place: ") + std::strerror(error),
-                     to);
+    return makeError(writeFailureCode(error),
+                     std::string("cannot move the finished output into place: ") + std::strerror(error), to);
 }
 
 bool unsupported(int error) { return error == EINVAL || error == ENOSYS || error == ENOTSUP || error == EOPNOTSUPP; }
@@ -129,7 +131,7 @@ core::Result<Temporary> Temporary::create(const std::string& target, Kind kind)
             if (::mkdir(name.c_str(), 0777) != 0) {
                 if (errno == EEXIST) continue;
                 return makeError(
-                    ErrorCode::Io,
+                    writeFailureCode(errno),
                     std::string("cannot create a temporary folder beside the output: ") + std::strerror(errno), target);
             }
             t.m_path = name;
@@ -140,14 +142,14 @@ core::Result<Temporary> Temporary::create(const std::string& target, Kind kind)
             if (t.m_fd >= 0) t.m_path = name;
         }
         if (t.m_fd < 0)
-            return makeError(ErrorCode::Io,
+            return makeError(writeFailureCode(errno),
                              std::string(directory ? "cannot create a temporary folder beside the output: "
                                                    : "cannot create a temporary file beside the output: ") +
                                  std::strerror(errno),
                              target);
         if (!lockFd(t.m_fd, LOCK_EX))
-            return makeError(ErrorCode::Io, std::string("cannot lock the temporary output: ") + std::strerror(errno),
-                             target);
+            return makeError(ErrorCode::WriteFailed,
+                             std::string("cannot lock the temporary output: ") + std::strerror(errno), target);
         if (!sameObject(t.m_fd, name)) { // removed by another run's sweep before we held the lock
             ::close(std::exchange(t.m_fd, -1));
             t.m_path.clear();
@@ -155,7 +157,7 @@ core::Result<Temporary> Temporary::create(const std::string& target, Kind kind)
         }
         return t;
     }
-    return makeError(ErrorCode::Io, "cannot find a free temporary name beside the output", target);
+    return makeError(ErrorCode::WriteFailed, "cannot find a free temporary name beside the output", target);
 }
 
 core::Status Temporary::publish(const std::string& target)

@@ -50,7 +50,8 @@ void removeDeadTemporaries(const std::string& target);
 // renamex_np(RENAME_EXCL) on macOS; where the file system does not support that (EINVAL, ENOSYS, ENOTSUP), a
 // file is hard-linked to `to` (link fails if `to` exists) and `from` unlinked. Only where neither works (a
 // directory there, or a file system without hard links such as FAT) does it fall back to a check followed by
-// rename(), which is not atomic. An existing `to` is an Io error "already exists; choose a new name" naming `to`.
+// rename(), which is not atomic. An existing `to` is a WriteFailed error (exit 4) "the output already exists; choose
+// a new name" naming `to`.
 core::Status renameNoReplace(const std::string& from, const std::string& to);
 
 // The hard-link route of renameNoReplace, on its own (for files; exposed for tests).

@@ -97,8 +97,8 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::st
         std::error_code ec;
         const bool emptyDir = error == EEXIST && fs::is_directory(path, ec) && fs::is_empty(path, ec);
         if (!emptyDir) // an empty directory is taken as it is (a conversion's locked temporary)
-            return makeError(io::writeFailureCode(error), std::string("cannot create the session directory: ") + std::strerror(error),
-                             path);
+            return makeError(io::writeFailureCode(error),
+                             std::string("cannot create the session directory: ") + std::strerror(error), path);
     }
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;

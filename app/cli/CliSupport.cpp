@@ -113,6 +113,13 @@ std::optional<Selection> select(const core::RecordingInfo& info, const Selection
         }
         *target = *t;
     }
+    if (info.end < info.start) { // the file's own span: damage the reader let through, not the options
+        exitCode = fail(core::makeError(core::ErrorCode::Corrupt,
+                                        "the recording ends (" + core::formatIso(info.end) + ") before it starts (" +
+                                            core::formatIso(info.start) + ")",
+                                        info.path));
+        return std::nullopt;
+    }
     if (sel.range.end < sel.range.start) {
         exitCode = fail(core::makeError(core::ErrorCode::InvalidArgument, "--end lies before --start"));
         return std::nullopt;

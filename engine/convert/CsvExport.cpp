@@ -133,7 +133,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         channels.resize(info.channels.size());
         std::iota(channels.begin(), channels.end(), 0);
     }
-    if (channels.empty()) return makeError(ErrorCode::InvalidArgument, "the recording has no channels", info.path);
+    if (channels.empty()) return makeError(ErrorCode::Unsupported, "the recording has no channels", info.path);
     auto fs = commonRate(info, channels);
     if (!fs) return fs.error();
 

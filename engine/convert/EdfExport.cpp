@@ -148,7 +148,7 @@ core::Status scan(core::Recording& recording, Plan& plan, const core::ReadContro
 // The physical range from the data (and the fill value when it is used), at the source's resolution when the
 // digital range holds it; the header's 8-character numbers decide the scale every reader will use.
 core::Status chooseScale(Channel& ch, const core::ChannelInfo& src, const EdfExportOptions& options,
-                         std::vector<std::string>& warnings)
+                         const std::string& sourcePath, std::vector<std::string>& warnings)
 {
     const double f = std::abs(src.conversionFactor) > 0 ? std::abs(src.conversionFactor) : 1.0;
     const std::int32_t dmin = options.bdf ? -8388608 : -32768, dmax = options.bdf ? 8388607 : 32767;
@@ -169,9 +169,11 @@ core::Status chooseScale(Channel& ch, const core::ChannelInfo& src, const EdfExp
     ch.signal.physicalMax = edf::formatPhysical(mid + step * steps / 2, true);
     if (ch.signal.physicalMin.empty() || ch.signal.physicalMax.empty() ||
         ch.signal.physicalMin == ch.signal.physicalMax)
-        return makeError(ErrorCode::Unsupported, "channel \"" + src.name +
-                                                     "\": its values do not fit EDF's 8-character "
-                                                     "physical range fields");
+        return makeError(ErrorCode::Unsupported,
+                         "channel \"" + src.name +
+                             "\": its values do not fit EDF's 8-character "
+                             "physical range fields",
+                         sourcePath);
     ch.signal.digitalMin = dmin, ch.signal.digitalMax = dmax;
     const double pmin = std::stod(ch.signal.physicalMin), pmax = std::stod(ch.signal.physicalMax);
     ch.scale = (pmax - pmin) / steps;
@@ -198,13 +200,15 @@ core::Result<Plan> makePlan(core::Recording& recording, const EdfExportOptions& 
         channels.resize(info.channels.size());
         std::iota(channels.begin(), channels.end(), 0);
     }
-    if (channels.empty()) return makeError(ErrorCode::InvalidArgument, "the recording has no channels", info.path);
+    if (channels.empty()) return makeError(ErrorCode::Unsupported, "the recording has no channels", info.path);
     core::Uutc start = std::numeric_limits<core::Uutc>::max(), end = std::numeric_limits<core::Uutc>::min();
     std::vector<double> rates;
     for (std::size_t c : channels) {
         start = std::min(start, info.channels[c].start), end = std::max(end, info.channels[c].end);
         rates.push_back(info.channels[c].fs);
     }
+    // Empty before the options cut it: the file's doing (exit 3); empty after: the options' (exit 2).
+    if (end <= start) return makeError(ErrorCode::Unsupported, "the recording holds no samples", info.path);
     plan.start = std::max(start, options.range.start);
     end = std::min(end, options.range.end);
     if (end <= plan.start) return makeError(ErrorCode::InvalidArgument, "the time range holds no samples", info.path);
@@ -407,7 +411,7 @@ core::Result<EdfExportResult> exportEdf(core::Recording& recording, const EdfExp
                                   "unknown start date (01.01.85, \"Startdate X\"), times counted from there");
     LV_TRY(scan(recording, *plan, control));
     for (Channel& ch : plan->channels)
-        LV_TRY(chooseScale(ch, recording.info().channels[ch.source], options, result.warnings));
+        LV_TRY(chooseScale(ch, recording.info().channels[ch.source], options, recording.info().path, result.warnings));
     std::stable_sort(plan->annotations.begin(), plan->annotations.end(),
                      [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
     const std::vector<Part> parts = partsOf(*plan, options.gaps);

@@ -140,6 +140,21 @@ void scale(EdfSignal& s, std::size_t index, std::vector<std::string>& warnings)
     s.offset = s.physicalMin - s.digitalMin * s.factor;
 }
 
+// A physical bound over 1e30 in magnitude (no quantity is measured so; values would overflow a float), or a
+// digital bound outside what the file's samples can hold (EDF 16 bits, BDF 24 bits): the field is damaged.
+core::Status checkRange(double v, bool physical, bool bdf, const std::string& what, const std::string& path,
+                        std::size_t at)
+{
+    constexpr double kMaxPhysical = 1e30;
+    const double low = bdf ? -8388608.0 : -32768.0, high = bdf ? 8388607.0 : 32767.0;
+    if (physical ? std::abs(v) <= kMaxPhysical : v >= low && v <= high) return {};
+    const std::string range = physical ? "beyond 1e30 in magnitude"
+                                       : "outside the " + std::string(bdf ? "24" : "16") + "-bit sample range [" +
+                                             core::formatNumber(low) + ", " + core::formatNumber(high) + "]";
+    return makeError(ErrorCode::Corrupt, what + " " + core::formatNumber(v) + " is " + range, path,
+                     static_cast<std::int64_t>(at));
+}
+
 core::Status signalFields(std::span<const std::uint8_t> b, EdfHeader& h, std::size_t ns, const std::string& path,
                           Notes& notes)
 {
@@ -161,6 +176,8 @@ core::Status signalFields(std::span<const std::uint8_t> b, EdfHeader& h, std::si
             if (!v || !integral)
                 return badField(path, next(kNumber, k), "signal " + std::to_string(k + 1) + "'s " + names[n],
                                 field(b, next(kNumber, k), kNumber));
+            LV_TRY(checkRange(*v, n < 2, h.bdf, "signal " + std::to_string(k + 1) + "'s " + names[n], path,
+                              next(kNumber, k)));
             EdfSignal& s = h.signals[k];
             if (n == 0) s.physicalMin = *v;
             if (n == 1) s.physicalMax = *v;
@@ -200,6 +217,19 @@ void finishSignals(EdfHeader& h, std::vector<std::string>& warnings)
         if (!s.annotations) scale(s, k, warnings);
     }
     h.recordBytes = offset;
+}
+
+// Records of no duration hold annotations only (EDF+ 2.1): a signal with samples in them has no sample times.
+core::Status checkZeroDuration(const EdfHeader& h, const std::string& path)
+{
+    if (h.recordSeconds != 0) return {};
+    for (std::size_t k = 0; k < h.signals.size(); ++k)
+        if (!h.signals[k].annotations && h.signals[k].samplesPerRecord > 0)
+            return makeError(ErrorCode::Corrupt,
+                             "the duration of a data record is 0, but signal " + std::to_string(k + 1) + " (\"" +
+                                 h.signals[k].label + "\") has samples in each record (only annotations may)",
+                             path, 244);
+    return {};
 }
 
 } // namespace
@@ -311,6 +341,7 @@ core::Result<EdfHeader> parseHeader(std::span<const std::uint8_t> bytes, const s
     LV_TRY(recordFields(bytes, h, path, notes));
     LV_TRY(signalFields(bytes, h, static_cast<std::size_t>(*ns), path, notes));
     finishSignals(h, warnings);
+    LV_TRY(checkZeroDuration(h, path));
     if (!notes.padded.empty()) {
         std::string list;
         for (const std::string& n : notes.padded) list += (list.empty() ? "" : ", ") + n;

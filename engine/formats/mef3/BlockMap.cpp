@@ -50,6 +50,10 @@ std::vector<std::string> screenSegmentBlocks(std::vector<BlockRef>& blocks, doub
             warnings.push_back(entryName(indexPath, b) + " gives no start time: its samples are missing");
             return true;
         }
+        if (b.sampleCount == 0) {
+            warnings.push_back(entryName(indexPath, b) + " claims 0 samples: its block is not read (a gap)");
+            return true;
+        }
         if (b.sampleCount > kMaxBlockSamples) {
             warnings.push_back(entryName(indexPath, b) + " claims " + std::to_string(b.sampleCount) +
                                " samples, more than a RED block holds (" + std::to_string(kMaxBlockSamples) +

@@ -2,6 +2,7 @@
 #include "formats/mef3/MefLoad.h"
 
 #include "core/TimeFormat.h"
+#include "formats/mef3/MetadataChecks.h"
 #include "formats/mef3/Records.h"
 #include "formats/mef3/TimeSeriesIndex.h"
 
@@ -89,6 +90,7 @@ core::Result<TimeSeriesMetadata> loadMetadata(OpenState& s, const std::string& b
     LV_TRY(decideAccess(s, *header, path));
     auto metadata = parseTimeSeriesMetadata(*bytes, path, s.access);
     if (!metadata) return metadata.error();
+    LV_TRY(checkMetadataFields(*metadata, path));
     LV_TRY(requireReadable(s, *metadata, path));
     if (!s.time.offset && metadata->section3Readable) s.time.offset = metadata->section3.recordingTimeOffset;
     if (!s.subjectRead && metadata->section3Readable) readSubject(s, metadata->section3);
@@ -177,7 +179,7 @@ void fillChannelInfo(core::ChannelInfo& info, const TimeSeriesMetadata& m, const
 {
     info.fs = fs;
     info.unit = m.section2.unitsDescription;
-    info.conversionFactor = m.section2.unitsConversionFactor == 0.0 ? 1.0 : m.section2.unitsConversionFactor;
+    info.conversionFactor = effectiveConversionFactor(m.section2);
     info.description = m.section2.channelDescription;
     info.start = p.origin;
     info.gridLength = p.gridLength;
@@ -197,6 +199,8 @@ core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
     for (const SegmentFiles& segment : files.segments) {
         auto metadata = loadMetadata(s, segment.base);
         if (!metadata) return metadata.error();
+        if (auto note = conversionFactorNote(*metadata))
+            c.warnings.push_back(s.layout.tree->displayPath(segment.base + ".tmet") + ": " + *note);
         detail.metadata.push_back(std::move(*metadata));
         LV_TRY(loadSegment(s, segment, static_cast<std::uint32_t>(detail.metadata.size() - 1), c, blocks));
     }

@@ -282,6 +282,7 @@ core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::sp
                                                  std::to_string(b.sampleCount) + " in " + std::to_string(b.blockBytes) +
                                                  ")");
     if (control.verifyCrc && !redCrcOk(h, block)) return makeError(ErrorCode::CrcMismatch, "CRC mismatch");
+    LV_TRY(checkRedHeaderValues(h));
     if (const int level = h.encryptionLevel(); level > 0) {
         const auto& key = level == 1 ? m_access.level1Key : m_access.level2Key;
         if (!key)

@@ -2,11 +2,13 @@
 #include "formats/mef3/RedBlock.h"
 
 #include "core/LittleEndian.h"
+#include "core/TimeFormat.h"
 #include "formats/mef3/Crc32.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -179,6 +181,23 @@ RedBlockHeader parseRedHeader(std::span<const std::uint8_t> block)
     h.startTime = le::i64(block, 40);
     std::memcpy(h.statistics.data(), block.data() + kRedStatisticsOffset, h.statistics.size());
     return h;
+}
+
+core::Status checkRedHeaderValues(const RedBlockHeader& h)
+{
+    constexpr std::uint8_t kKnownFlags = kRedDiscontinuity | kRedLevel1Encryption | kRedLevel2Encryption;
+    char flags[8];
+    std::snprintf(flags, sizeof flags, "0x%02x", h.flags);
+    if ((h.flags & ~kKnownFlags) != 0)
+        return corrupt(std::string("flags ") + flags + " hold bits MEF 3.0 does not define");
+    if ((h.flags & kRedLevel1Encryption) && (h.flags & kRedLevel2Encryption))
+        return corrupt(std::string("flags ") + flags + " mark both encryption levels");
+    if (!std::isfinite(h.scaleFactor) || h.scaleFactor > static_cast<float>(kPositiveInfinity))
+        return corrupt("scale factor " + core::formatNumber(h.scaleFactor) + " is not finite or over 2^31");
+    if (!std::isfinite(h.detrendSlope) || !std::isfinite(h.detrendIntercept))
+        return corrupt("detrend slope " + core::formatNumber(h.detrendSlope) + " or intercept " +
+                       core::formatNumber(h.detrendIntercept) + " is not finite");
+    return {};
 }
 
 bool redCrcOk(const RedBlockHeader& header, std::span<const std::uint8_t> block)

@@ -37,6 +37,12 @@ struct RedBlockHeader {
 // Parses the fixed header fields of `block` (at least kRedHeaderBytes). No decryption, no CRC check.
 RedBlockHeader parseRedHeader(std::span<const std::uint8_t> block);
 
+// Corrupt (no path) when a header field holds what no writer makes: flag bits beyond the three MEF defines or
+// both encryption levels at once, a scale factor that is NaN or infinite or over 2^31 (it would turn every
+// sample but 0 into a RED infinity), a detrend slope or intercept that is not finite. Checked by the reader
+// on every block decoded and by validate.
+core::Status checkRedHeaderValues(const RedBlockHeader& header);
+
 // Checks the block CRC over bytes [4, blockBytes).
 bool redCrcOk(const RedBlockHeader& header, std::span<const std::uint8_t> block);
 

@@ -3,6 +3,7 @@
 
 #include "formats/mef3/Crc32.h"
 #include "formats/mef3/Metadata.h"
+#include "formats/mef3/MetadataChecks.h"
 #include "formats/mef3/Records.h"
 #include "formats/mef3/RedBlock.h"
 #include "formats/mef3/SessionLayout.h"
@@ -76,6 +77,8 @@ void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, 
         if (h.blockBytes != e.blockBytes || h.sampleCount != e.sampleCount || h.startTime != e.startTime)
             problem(path, e.fileOffset, block + " header disagrees with its index entry");
         if (!redCrcOk(h, bytes)) problem(path, e.fileOffset, block + " CRC mismatch");
+        if (auto values = checkRedHeaderValues(h); !values)
+            problem(path, e.fileOffset, block + ": " + values.error().message);
         const std::int64_t t = e.startTime < 0 ? -e.startTime : e.startTime;
         if (t < lastTime) problem(path, e.fileOffset, block + " starts before the previous block");
         lastTime = t;
@@ -120,10 +123,13 @@ void Checker::segment(const SegmentFiles& files)
             m_access = validatePassword(m_password, header->passwords);
         m_accessDecided = m_accessDecided || header.ok();
         auto parsed = parseTimeSeriesMetadata(bytes, path, m_access);
-        if (parsed)
+        if (parsed) {
+            if (auto fields = checkMetadataFields(*parsed, path); !fields) problem(fields.error());
+            if (auto note = conversionFactorNote(*parsed)) problem(path, kConversionFactorOffset, *note);
             metadata = std::move(*parsed);
-        else
+        } else {
             problem(parsed.error());
+        }
     }
     if (!load(files.base + ".tidx", bytes)) return;
     auto index = parseTimeSeriesIndex(bytes, m_tree.displayPath(files.base + ".tidx"));

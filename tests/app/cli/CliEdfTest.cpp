@@ -58,5 +58,20 @@ TEST(CliEdf, ConvertToCsvEdfAndBdf)
     EXPECT_EQ(runCli("convert " + ref("mef3/legacy/nan_gap_long.mefd") + " x.edf --gaps sometimes", out), 2);
 }
 
+TEST(CliEdf, ARecordingWithoutSamplesIsTheFilesDoingNotTheOptions)
+{
+    test::TempDir dir;
+    auto bytes = test::readBytes(test::testdata() / "edf/test_generator.edf");
+    std::copy_n("0       ", 8, bytes.begin() + 236); // number of data records
+    bytes.resize(256 + 256 * 12);
+    const std::string empty = (dir.path() / "empty.edf").string();
+    test::writeBytes(empty, bytes);
+    std::string out;
+    EXPECT_EQ(runCli("convert " + empty + " " + (dir.path() / "out.edf").string(), out), 3) << out;
+    EXPECT_EQ(out, "longview-cli: " + empty + ": the recording holds no samples\n");
+    const std::string ranged = "convert " + ref("edf/test_generator.edf") + " " + (dir.path() / "r.edf").string();
+    EXPECT_EQ(runCli(ranged + " --start 2000s --end 2001s", out), 2) << out;
+}
+
 } // namespace
 } // namespace lv::cli

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <gtest/gtest.h>
+#include <tuple>
+#include <vector>
 
 namespace lv::formats::edf {
 namespace {
@@ -86,6 +88,60 @@ TEST(EdfBounds, RecordsOfNoBytesAreNotCountedOnTheHeadersWord)
                         "no signal has samples: the 99999999 data records the header announces "
                         "hold nothing"),
               w.end());
+}
+
+} // namespace
+} // namespace lv::formats::edf
+
+namespace lv::formats::edf {
+namespace {
+
+// test_generator.edf with signal 1's field of `column` (0 physical minimum ... 3 digital maximum) set.
+core::Result<std::unique_ptr<EdfRecording>> openWithRange(const std::filesystem::path& file, std::size_t column,
+                                                          const std::string& value)
+{
+    auto bytes = lv::test::readBytes(lv::test::testdata() / "edf/test_generator.edf");
+    test::setField(bytes, test::signalField(12, 3 + column, 0), 8, value);
+    lv::test::writeBytes(file, bytes);
+    return openEdf(file.string());
+}
+
+TEST(EdfBounds, DigitalBoundsOutsideTheSampleWidthAndAbsurdPhysicalBoundsAreRefused)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    const std::vector<std::tuple<std::size_t, std::string, std::string>> cases = {
+        {2, "-9999999", "signal 1's digital minimum -9999999 is outside the 16-bit sample range [-32768, 32767]"},
+        {3, "99999999", "signal 1's digital maximum 99999999 is outside the 16-bit sample range [-32768, 32767]"},
+        {3, "32768", "signal 1's digital maximum 32768 is outside the 16-bit sample range [-32768, 32767]"},
+        {0, "-1e300", "signal 1's physical minimum -1e+300 is beyond 1e30 in magnitude"},
+        {1, "1e31", "signal 1's physical maximum 1e+31 is beyond 1e30 in magnitude"},
+    };
+    for (const auto& [column, value, message] : cases) {
+        auto r = openWithRange(file, column, value);
+        ASSERT_FALSE(r.ok()) << value;
+        EXPECT_EQ(r.error().code, core::ErrorCode::Corrupt);
+        EXPECT_EQ(r.error().path, file.string());
+        EXPECT_EQ(r.error().offset, static_cast<std::int64_t>(test::signalField(12, 3 + column, 0)));
+        EXPECT_EQ(r.error().message, message);
+    }
+    for (const auto& [column, value] : {std::pair<std::size_t, std::string>{2, "-32768"}, {1, "1e30"}}) {
+        auto r = openWithRange(file, column, value);
+        EXPECT_TRUE(r.ok()) << value << ": " << r.error().describe();
+    }
+}
+
+TEST(EdfBounds, RecordsOfNoDurationWithSamplesAreRefused)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto r = openWithDuration(file, "0");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, core::ErrorCode::Corrupt);
+    EXPECT_EQ(r.error().path, file.string());
+    EXPECT_EQ(r.error().offset, 244);
+    EXPECT_EQ(r.error().message, "the duration of a data record is 0, but signal 1 (\"squarewave\") has samples in "
+                                 "each record (only annotations may)");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Record bodies decoded field by field at the offsets of the MEF 3.0 records specification.
 #include "formats/mef3/Records.h"
 
+#include "core/FieldReader.h"
 #include "core/LittleEndian.h"
 #include "formats/mef3/Crc32.h"
 #include "formats/mef3/UniversalHeader.h"
@@ -111,21 +112,21 @@ core::Result<RecordsResult> parseRecords(Bytes file, const std::string& path, co
             result.warnings.push_back(where + ": cut off; the remaining records are not read");
             break;
         }
-        const Bytes h = file.subspan(offset, kRecordHeaderBytes);
-        const std::uint32_t bytes = le::u32(h, 12);
+        core::FieldReader h(file.subspan(offset, kRecordHeaderBytes), path, static_cast<std::int64_t>(offset));
+        const std::uint32_t bytes = h.u32(12);
         if (bytes > file.size() - offset - kRecordHeaderBytes) {
             result.warnings.push_back(where +
                                       ": body runs past the end of the file; the remaining records are not read");
             break;
         }
         Record r;
-        r.type = le::text(h, 4, 4);
-        r.time = le::i64(h, 16);
-        if (crc32(file.subspan(offset + 4, kRecordHeaderBytes - 4 + bytes)) != le::u32(h, 0))
+        r.type = h.text(4, 4);
+        r.time = h.i64(16);
+        if (crc32(file.subspan(offset + 4, kRecordHeaderBytes - 4 + bytes)) != h.u32(0))
             result.warnings.push_back(where + ": record CRC mismatch");
         std::vector<std::uint8_t> body(file.begin() + static_cast<std::ptrdiff_t>(offset + kRecordHeaderBytes),
                                        file.begin() + static_cast<std::ptrdiff_t>(offset + kRecordHeaderBytes + bytes));
-        r.readable = openBody(body, le::i8(h, 11), access);
+        r.readable = openBody(body, h.i8(11), access);
         if (r.readable) readBody(body, r);
         result.records.push_back(std::move(r));
         offset += kRecordHeaderBytes + bytes;

@@ -1,6 +1,7 @@
 // Index entries read field by field; the entry count must fit the file.
 #include "formats/mef3/TimeSeriesIndex.h"
 
+#include "core/FieldReader.h"
 #include "core/LittleEndian.h"
 
 namespace lv::formats::mef3 {
@@ -32,17 +33,18 @@ core::Result<TimeSeriesIndex> parseTimeSeriesIndex(std::span<const std::uint8_t>
     index.header = std::move(*header);
     index.entries.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-        const std::span<const std::uint8_t> e =
-            file.subspan(kUniversalHeaderBytes + i * kIndexEntryBytes, kIndexEntryBytes);
+        const std::size_t at = kUniversalHeaderBytes + i * kIndexEntryBytes;
+        core::FieldReader e(file.subspan(at, kIndexEntryBytes), path, static_cast<std::int64_t>(at));
         IndexEntry& x = index.entries[i];
-        x.fileOffset = le::i64(e, 0);
-        x.startTime = le::i64(e, 8);
-        x.startSample = le::i64(e, 16);
-        x.sampleCount = le::u32(e, 24);
-        x.blockBytes = le::u32(e, 28);
-        x.maximumSampleValue = le::i32(e, 32);
-        x.minimumSampleValue = le::i32(e, 36);
-        x.redFlags = le::u8(e, 44);
+        x.fileOffset = e.i64(0);
+        x.startTime = e.i64(8);
+        x.startSample = e.i64(16);
+        x.sampleCount = e.u32(24);
+        x.blockBytes = e.u32(28);
+        x.maximumSampleValue = e.i32(32);
+        x.minimumSampleValue = e.i32(36);
+        x.redFlags = e.u8(44);
+        LV_TRY(e.status());
     }
     return index;
 }

@@ -1,6 +1,7 @@
 // Universal header fields read one by one at their specified offsets.
 #include "formats/mef3/UniversalHeader.h"
 
+#include "core/FieldReader.h"
 #include "core/LittleEndian.h"
 #include "formats/mef3/Crc32.h"
 
@@ -12,17 +13,6 @@ namespace le = core::le;
 using core::ErrorCode;
 using core::makeError;
 
-namespace {
-
-PasswordBytes field16(std::span<const std::uint8_t> b, std::size_t at)
-{
-    PasswordBytes out{};
-    std::copy_n(b.begin() + static_cast<std::ptrdiff_t>(at), 16, out.begin());
-    return out;
-}
-
-} // namespace
-
 core::Result<UniversalHeader> parseUniversalHeader(std::span<const std::uint8_t> b, const std::string& path,
                                                    const char* expectedType)
 {
@@ -32,12 +22,13 @@ core::Result<UniversalHeader> parseUniversalHeader(std::span<const std::uint8_t>
                              " bytes) than the 1024-byte MEF universal header",
                          path, 0);
     UniversalHeader h;
-    h.headerCrc = le::u32(b, 0);
-    h.bodyCrc = le::u32(b, 4);
-    h.fileType = le::text(b, 8, 4);
-    h.versionMajor = le::u8(b, 13);
-    h.versionMinor = le::u8(b, 14);
-    h.byteOrder = le::u8(b, 15);
+    core::FieldReader f(b, path);
+    h.headerCrc = f.u32(0);
+    h.bodyCrc = f.u32(4);
+    h.fileType = f.text(8, 4);
+    h.versionMajor = f.u8(13);
+    h.versionMinor = f.u8(14);
+    h.byteOrder = f.u8(15);
     if (h.fileType != expectedType)
         return makeError(ErrorCode::Corrupt, "file type is \"" + h.fileType + "\", expected \"" + expectedType + "\"",
                          path, 8);
@@ -49,19 +40,20 @@ core::Result<UniversalHeader> parseUniversalHeader(std::span<const std::uint8_t>
                              " is not supported (only 3.x)",
                          path, 13);
     if (h.byteOrder != 1) return makeError(ErrorCode::Unsupported, "big-endian MEF files are not supported", path, 15);
-    h.startTime = le::i64(b, 16);
-    h.endTime = le::i64(b, 24);
-    h.numberOfEntries = le::i64(b, 32);
-    h.maximumEntrySize = le::i64(b, 40);
-    h.segmentNumber = le::i32(b, 48);
-    h.channelName = le::text(b, 52, 256);
-    h.sessionName = le::text(b, 308, 256);
-    h.anonymizedName = le::text(b, 564, 256);
-    std::copy_n(b.begin() + 820, 16, h.levelUuid.begin());
-    std::copy_n(b.begin() + 836, 16, h.fileUuid.begin());
-    std::copy_n(b.begin() + 852, 16, h.provenanceUuid.begin());
-    h.passwords.level1 = field16(b, 868);
-    h.passwords.level2 = field16(b, 884);
+    h.startTime = f.i64(16);
+    h.endTime = f.i64(24);
+    h.numberOfEntries = f.i64(32);
+    h.maximumEntrySize = f.i64(40);
+    h.segmentNumber = f.i32(48);
+    h.channelName = f.text(52, 256);
+    h.sessionName = f.text(308, 256);
+    h.anonymizedName = f.text(564, 256);
+    h.levelUuid = f.raw<16>(820);
+    h.fileUuid = f.raw<16>(836);
+    h.provenanceUuid = f.raw<16>(852);
+    h.passwords.level1 = f.raw<16>(868);
+    h.passwords.level2 = f.raw<16>(884);
+    LV_TRY(f.status());
     return h;
 }
 

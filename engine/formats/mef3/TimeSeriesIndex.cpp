@@ -21,11 +21,12 @@ core::Result<TimeSeriesIndex> parseTimeSeriesIndex(std::span<const std::uint8_t>
                              std::to_string(available),
                          path, 32);
     const std::size_t count = static_cast<std::size_t>(header->numberOfEntries);
-    std::size_t uncommitted = 0;
+    // Entries past the header's count are never read: an interrupted append leaves them (the body CRC then covers
+    // the counted ones only), and a damaged count hides them (the CRC covers them all). Either way they are said.
+    const std::size_t uncommitted = available - count;
     if (auto whole = checkBodyCrc(*header, file, path); !whole) {
         const auto counted = file.first(kUniversalHeaderBytes + count * kIndexEntryBytes);
         if (count == available || !checkBodyCrc(*header, counted, path)) return whole.error();
-        uncommitted = available - count;
     }
 
     TimeSeriesIndex index;

@@ -186,5 +186,23 @@ TEST_F(FieldChecks, AnIndexEntryOfNoSamplesIsAGapWithAWarning)
     EXPECT_NE((*samples)[0].raw[7679], core::kNoSample);
 }
 
+TEST_F(FieldChecks, AnIndexCountBelowTheEntriesItsCrcCoversIsSaid)
+{
+    // The header counts 27 of the 28 entries, and its CRCs are sealed again: the last entry is not read, and said.
+    patch("tidx", 32, std::int64_t{27});
+    auto r = open();
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    EXPECT_EQ((*r)->info().channels[0].sampleCount, 27 * 2560);
+    const std::vector<std::string> warnings = {segmentFile("tidx").string() +
+                                               ": 1 index entries past the last commit ignored (an interrupted "
+                                               "append; run recover)"};
+    EXPECT_EQ((*r)->info().warnings, warnings);
+    const std::string expected = segmentFile("tidx").string() + " @" + std::to_string(kUniversalHeaderBytes + 27 * 56) +
+                                 ": 1 index entries past the header's count (an interrupted append; run recover)";
+    const std::vector<std::string> found = problems(); // then the data and metadata totals that disagree with it
+    ASSERT_FALSE(found.empty());
+    EXPECT_EQ(found.front(), expected);
+}
+
 } // namespace
 } // namespace lv::formats::mef3

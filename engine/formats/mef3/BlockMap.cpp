@@ -45,6 +45,7 @@ std::vector<std::string> screenSegmentBlocks(std::vector<BlockRef>& blocks, doub
     std::vector<std::string> warnings;
     const core::Uutc slack = core::saturatingAdd(1'000'000, core::saturatingRound(1e6 / fs));
     const bool bounded = span.start != core::kNoTime && span.end != core::kNoTime && span.end > span.start;
+    core::Uutc previousEnd = core::kNoTime; // where the last block kept ends
     std::erase_if(blocks, [&](const BlockRef& b) {
         if (b.startTime == core::kNoTime) {
             warnings.push_back(entryName(indexPath, b) + " gives no start time: its samples are missing");
@@ -62,8 +63,17 @@ std::vector<std::string> screenSegmentBlocks(std::vector<BlockRef>& blocks, doub
         }
         if (!bounded) return false;
         const core::Uutc end = core::SampleGrid{b.startTime, fs}.timeOf(b.sampleCount);
-        if (b.startTime >= core::saturatingAdd(span.start, -slack) && end <= core::saturatingAdd(span.end, slack))
+        const bool inside =
+            b.startTime >= core::saturatingAdd(span.start, -slack) && end <= core::saturatingAdd(span.end, slack);
+        // A block past the header's end that continues the block before it is an append whose metadata was not
+        // rewritten yet (a writer killed between the index commit and the .tmet rename): kept.
+        const bool continues = previousEnd != core::kNoTime &&
+                               b.startTime >= core::saturatingAdd(previousEnd, -slack) &&
+                               b.startTime <= core::saturatingAdd(previousEnd, slack);
+        if (inside || continues) {
+            previousEnd = end;
             return false;
+        }
         warnings.push_back(entryName(indexPath, b) + ": its block of " + std::to_string(b.sampleCount) +
                            " samples at " + core::formatIso(b.startTime) + " lies outside the segment's span " +
                            core::formatIso(span.start) + " to " + core::formatIso(span.end) +

@@ -68,6 +68,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &TraceLoader::openFailed, this, &MainWindow::onOpenFailed);
     connect(m_loader, &TraceLoader::changedOnDisk, this, &MainWindow::reloadChanged);
     connect(m_loader, &TraceLoader::frameReady, m_plot, &TracePlot::showFrame);
+    connect(m_loader, &TraceLoader::frameReady, this, [this](const FramePtr& frame) {
+        if (!frame || frame->damage.empty()) return; // a block failed its CRC: a red "damaged" band, never data
+        const QString first = QString::fromStdString(frame->damage.front());
+        const int n = static_cast<int>(frame->damage.size());
+        statusBar()->showMessage(n == 1 ? tr("damaged block: %1").arg(first)
+                                        : tr("%1 damaged blocks, the first: %2").arg(n).arg(first),
+                                 30000);
+    });
     connect(m_plot, &TracePlot::frameDrawn, this, &MainWindow::onFrameDrawn);
     connect(m_plot, &TracePlot::columnsChanged, this, [this] {
         if (m_open) m_requestTimer->start();

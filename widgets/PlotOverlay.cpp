@@ -112,7 +112,12 @@ void PlotOverlay::drawOver(QCPPainter* painter)
         if (b.lane < 0) continue;
         QRectF r = laneRect(b.lane, b.x0, b.x1);
         if (r.width() < 3) r.adjust(-(3 - r.width()) / 2, 0, (3 - r.width()) / 2, 0);
-        painter->fillRect(r, m_theme.nanBand);
+        painter->fillRect(r, b.damaged ? m_theme.damageBand : m_theme.nanBand);
+        if (b.damaged && r.width() > QFontMetrics(painter->font()).horizontalAdvance(QObject::tr("damaged")) + 6) {
+            painter->setPen(m_theme.text);
+            painter->drawText(r, Qt::AlignCenter, QObject::tr("damaged"));
+            painter->setPen(Qt::NoPen);
+        }
     }
     for (std::size_t i = 0; i < m_cursors.size(); ++i) {
         painter->setPen(QPen(m_theme.cursor, 1, i == 0 ? Qt::SolidLine : Qt::DashDotLine));

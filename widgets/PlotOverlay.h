@@ -13,6 +13,7 @@ struct OverlayBand {
     int lane = -1; // -1: across every trace (recording-wide gap); else the lane of one channel (NaN run)
     double x0 = 0; // seconds from the recording's start
     double x1 = 0;
+    bool damaged = false; // a damaged block (failed its CRC): no data shown there
 };
 
 struct OverlayMarker {

@@ -15,6 +15,7 @@ Theme Theme::light()
     t.trace = QColor(10, 40, 110);
     t.gapBand = QColor(120, 120, 120, 90);
     t.nanBand = QColor(230, 120, 0, 110);
+    t.damageBand = QColor(210, 0, 40, 150);
     t.annotation = QColor(170, 0, 120);
     t.span = QColor(170, 0, 120, 35);
     t.coverage = QColor(70, 150, 90);
@@ -50,6 +51,7 @@ Theme Theme::dark()
     t.trace = QColor(120, 210, 255);
     t.gapBand = QColor(160, 160, 160, 70);
     t.nanBand = QColor(255, 150, 30, 110);
+    t.damageBand = QColor(255, 40, 70, 150);
     t.annotation = QColor(255, 110, 200);
     t.span = QColor(255, 110, 200, 40);
     t.coverage = QColor(80, 170, 100);

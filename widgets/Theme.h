@@ -17,6 +17,7 @@ struct Theme {
     QColor trace;      // every channel's line
     QColor gapBand;    // recording-wide "no data"
     QColor nanBand;    // a channel's NaN run / own gap
+    QColor damageBand; // a channel's damaged block (failed its CRC)
     QColor annotation; // markers and labels
     QColor span;       // an annotation's duration
     QColor coverage;   // overview: data present

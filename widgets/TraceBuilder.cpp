@@ -128,6 +128,24 @@ bool envelopePoints(view::ViewSession& session, const FrameRequest& request, std
     return true;
 }
 
+// The time spans of the channel's blocks found damaged so far, within grid [first, end).
+std::vector<core::TimeRange> damagedRuns(const view::ViewSession& session, std::size_t channel, std::int64_t first,
+                                         std::int64_t end)
+{
+    std::vector<core::TimeRange> runs;
+    const cache::ViewContext& view = session.context();
+    if (!view.damaged || !view.source) return runs;
+    const std::span<const core::BlockSpan> blocks = view.source->blocks(channel);
+    const core::SampleGrid grid = session.info().channels.at(channel).grid();
+    for (std::size_t b : view.damaged->blocksOf(channel)) {
+        if (b >= blocks.size()) continue;
+        const std::int64_t from = std::max(first, blocks[b].first);
+        const std::int64_t to = std::min(end, blocks[b].first + static_cast<std::int64_t>(blocks[b].count));
+        if (from < to) runs.push_back({grid.timeOf(from), grid.timeOf(to)});
+    }
+    return unionRanges(std::move(runs));
+}
+
 } // namespace
 
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
@@ -154,8 +172,11 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
         if (!envelopePoints(session, request, channel, first, end, control, t, nan, error)) return t;
         t.nanRuns = unionRanges(std::move(nan));
     }
+    t.damagedRuns = damagedRuns(session, channel, first, end); // missing samples, but not NaN runs
+    if (!t.damagedRuns.empty()) t.nanRuns = subtractRanges(t.nanRuns, t.damagedRuns);
     std::vector<core::TimeRange> breaks = clipRanges(gaps, request.range);
     breaks.insert(breaks.end(), t.nanRuns.begin(), t.nanRuns.end());
+    breaks.insert(breaks.end(), t.damagedRuns.begin(), t.damagedRuns.end());
     std::vector<double> middles;
     for (const core::TimeRange& g : unionRanges(std::move(breaks)))
         middles.push_back(secondsFrom(info.start, g.start + g.duration() / 2));
@@ -189,6 +210,7 @@ std::shared_ptr<TraceFrame> buildFrame(view::ViewSession& session, const FrameRe
     if (cancel.cancelled()) return nullptr;
     const auto failed = std::find_if(errors.begin(), errors.end(), [](const std::string& e) { return !e.empty(); });
     if (failed != errors.end()) frame->error = *failed;
+    frame->damage = session.damaged().takeMessages();
     return frame;
 }
 

@@ -21,11 +21,12 @@ struct FrameRequest {
 
 struct ChannelTrace {
     std::size_t channel = 0;
-    std::vector<double> x;                // seconds from the recording's start; sorted
-    std::vector<double> y;                // physical values; NaN breaks the line (at every gap and NaN run)
-    double low = 0.0;                     // robust extent of the values (1st and 99th percentile), for auto-scale
-    double high = -1.0;                   // low > high: no data
-    std::vector<core::TimeRange> nanRuns; // NaN samples found inside blocks, outside every gap (when decoded)
+    std::vector<double> x;                    // seconds from the recording's start; sorted
+    std::vector<double> y;                    // physical values; NaN breaks the line (at every gap and NaN run)
+    double low = 0.0;                         // robust extent of the values (1st and 99th percentile), for auto-scale
+    double high = -1.0;                       // low > high: no data
+    std::vector<core::TimeRange> nanRuns;     // NaN samples found inside blocks, outside every gap (when decoded)
+    std::vector<core::TimeRange> damagedRuns; // blocks that failed their checks (CRC): drawn as damaged, no data
 };
 
 struct TraceFrame {
@@ -35,7 +36,8 @@ struct TraceFrame {
     bool exact = false;
     bool samples = false; // one point per sample (zoomed in) instead of min/max per column
     std::vector<ChannelTrace> traces;
-    std::string error; // empty when every channel was computed
+    std::string error;               // empty when every channel was computed
+    std::vector<std::string> damage; // blocks found damaged while this frame was built ("file: problem (at byte N)")
 };
 
 using FramePtr = std::shared_ptr<const TraceFrame>;

@@ -316,6 +316,11 @@ void TracePlot::updateBands()
                     if (t.channel == m_channels[k]) own.insert(own.end(), t.nanRuns.begin(), t.nanRuns.end());
             for (const core::TimeRange& r : clipRanges(unionRanges(std::move(own)), m_range))
                 bands.push_back({static_cast<int>(k), toX(r.start), toX(r.end)});
+            if (m_frame)
+                for (const ChannelTrace& t : m_frame->traces)
+                    if (t.channel == m_channels[k])
+                        for (const core::TimeRange& r : clipRanges(t.damagedRuns, m_range))
+                            bands.push_back({static_cast<int>(k), toX(r.start), toX(r.end), true});
         }
     }
     m_over->setBands(bands);

@@ -19,6 +19,16 @@ bool DamagedBlocks::contains(std::size_t channel, std::size_t block) const
     return m_blocks.count({channel, block}) != 0;
 }
 
+std::vector<std::size_t> DamagedBlocks::blocksOf(std::size_t channel) const
+{
+    std::vector<std::size_t> blocks;
+    if (count() == 0) return blocks;
+    std::lock_guard lock(m_mutex);
+    for (auto it = m_blocks.lower_bound({channel, 0}); it != m_blocks.end() && it->first == channel; ++it)
+        blocks.push_back(it->second);
+    return blocks;
+}
+
 std::vector<std::string> DamagedBlocks::takeMessages()
 {
     std::lock_guard lock(m_mutex);

@@ -19,6 +19,8 @@ public:
     // Records block `block` of `channel` as damaged; true the first time.
     bool mark(std::size_t channel, std::size_t block, const core::Error& why);
     bool contains(std::size_t channel, std::size_t block) const;
+    // The damaged blocks of `channel`, in block order.
+    std::vector<std::size_t> blocksOf(std::size_t channel) const;
     std::size_t count() const { return m_count.load(std::memory_order_acquire); } // lock-free
     // The reasons (file, block, offset) recorded since the last call, once per block.
     std::vector<std::string> takeMessages();

@@ -182,6 +182,12 @@ std::vector<Finding> classify(const Settings& s, const std::map<std::string, Com
             add("crash", what);
             continue;
         }
+        // A mixed-rate CSV names the clean file's first channel; damage that renamed it makes that option name no
+        // channel of this file: a usage error of ours (exit 2), not the reader's.
+        const bool renamedChannel =
+            name == "csv" && code == 2 && !clean.csvArguments.empty() &&
+            firstLine.find("no channel \"" + clean.csvArguments.back() + "\"") != std::string::npos;
+        if (renamedChannel) continue;
         if (code != 0 && code != 1 && code != 3) add("exit-code", "exit " + std::to_string(code) + ": " + firstLine);
         if (name != "validate" && code != 0) {
             othersSawDamage = true;

@@ -29,7 +29,7 @@ struct Accumulator {
             }
             ++count;
             sum += v;
-            sumSquares += static_cast<std::int64_t>(v) * v;
+            sumSquares += static_cast<__int128>(static_cast<std::int64_t>(v) * v);
             minimum = std::min(minimum, v);
             maximum = std::max(maximum, v);
         }

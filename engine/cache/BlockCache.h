@@ -22,7 +22,7 @@ struct BlockKey {
     std::uint64_t recording = 0; // an id the caller gives each open recording
     std::uint32_t channel = 0;
     std::uint64_t block = 0;
-    auto operator<=>(const BlockKey&) const = default;
+    auto operator<=>(const BlockKey&) const = default; // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads it
 };
 
 // Blocks [firstBlock, endBlock) of one channel.

@@ -18,7 +18,8 @@ struct BlockScheduler::Request {
     std::optional<core::Error> error;
 };
 
-BlockScheduler::BlockScheduler(ViewContext view, std::size_t threads, std::function<void()> threadStart) : m_view(view)
+BlockScheduler::BlockScheduler(ViewContext view, std::size_t threads, const std::function<void()>& threadStart)
+    : m_view(view)
 {
     for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
         m_workers.emplace_back([this, threadStart] {

@@ -59,7 +59,7 @@ struct SchedulerStats {
 class BlockScheduler {
 public:
     // `threadStart`, when set, runs first on each worker thread (e.g. to lower its priority below a UI thread's).
-    BlockScheduler(ViewContext view, std::size_t threads, std::function<void()> threadStart = {});
+    BlockScheduler(ViewContext view, std::size_t threads, const std::function<void()>& threadStart = {});
     ~BlockScheduler(); // cancels what is queued, waits for the blocks being decoded
     BlockScheduler(const BlockScheduler&) = delete;
     BlockScheduler& operator=(const BlockScheduler&) = delete;

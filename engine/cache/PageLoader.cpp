@@ -103,7 +103,7 @@ void PageLoader::prefetch(const Page& page, int direction)
     const std::size_t pageBlocks = blocksOf(source, m_info, page.channels, page.range).size();
     m_stats.pagesAhead = depth(pageBlocks);
     for (int k = 1; k <= m_stats.pagesAhead; ++k) {
-        const core::TimeRange r = shifted(page.range, direction * k);
+        const core::TimeRange r = shifted(page.range, static_cast<std::int64_t>(direction) * k);
         for (const BlockId& b : blocksOf(source, m_info, page.channels, r)) {
             const auto key = Key{b.channel, b.block};
             if (!m_pending.count(key) && cache.peek({m_scheduler.view().recording, b.channel, b.block}))

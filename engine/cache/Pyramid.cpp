@@ -246,7 +246,7 @@ bool Pyramid::readFrame(ZstdFileReader& in, bool keep)
             s.minimum.resize(bins), s.maximum.resize(bins), s.hasNaN.resize(bins);
             if (!in.read(pairs.data(), pairs.size()) || !in.read(s.hasNaN.data(), bins)) return false;
             for (std::uint32_t k = 0; k < bins; ++k) {
-                s.minimum[k] = core::le::load<std::int32_t>(&pairs[8 * k]);
+                s.minimum[k] = core::le::load<std::int32_t>(&pairs[std::size_t{8} * k]);
                 s.maximum[k] = core::le::load<std::int32_t>(&pairs[8 * k + 4]);
             }
             s.anyNaN = std::any_of(s.hasNaN.begin(), s.hasNaN.end(), [](std::uint8_t f) { return f != 0; });

@@ -89,7 +89,8 @@ Result<Uutc> parseIso(std::string_view t)
     if (pos < t.size() && (t[pos] == '.' || t[pos] == ',')) {
         int scale = 100000, digit = 0;
         ++pos;
-        while (pos < t.size() && digitsAt(t, pos, 1, digit)) micros += digit * scale, scale /= 10, ++pos;
+        while (pos < t.size() && digitsAt(t, pos, 1, digit))
+            micros += static_cast<std::int64_t>(digit) * scale, scale /= 10, ++pos;
     }
     std::int64_t offsetMinutes = 0;
     if (pos < t.size() && t[pos] == 'Z') {
@@ -101,7 +102,7 @@ Result<Uutc> parseIso(std::string_view t)
         if (next < t.size() && t[next] == ':') ++next;
         if (next < t.size() && !digitsAt(t, next, 2, om)) return badTime(t);
         if (next < t.size()) next += 2;
-        offsetMinutes = (t[pos] == '-' ? -1 : 1) * (oh * 60 + om);
+        offsetMinutes = (t[pos] == '-' ? -1 : 1) * (static_cast<std::int64_t>(oh) * 60 + om);
         pos = next;
     }
     if (pos != t.size() || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return badTime(t);

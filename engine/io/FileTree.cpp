@@ -117,7 +117,7 @@ private:
         if (!known && !parent.empty()) addEntry(parent, TreeEntry{{}, true, 0, 0});
     }
 
-    void addMember(TarMember m)
+    void addMember(const TarMember& m)
     {
         TreeEntry e{{}, m.isDirectory, m.size, m.mtime * 1000000000};
         if (m.isDirectory)

@@ -107,7 +107,7 @@ public:
     }
 
 private:
-    static constexpr std::uint64_t kAhead = 64 * 1024;
+    static constexpr std::uint64_t kAhead = std::uint64_t{64} * 1024;
     const ByteSource& m_source;
     std::uint64_t m_hinted = 0, m_hintedEnd = 0;
 };
@@ -173,7 +173,8 @@ core::Result<std::vector<TarMember>> indexTar(const ByteSource& archive)
             pendingName = type == 'L' ? field(*bytes, 0, bytes->size()) : paxPath(*bytes);
         } else if (type == '0' || type == '\0' || type == '5' || type == '7') {
             std::string name = field(h, 0, 100);
-            if (std::memcmp(&h[257], "ustar", 5) == 0 && h[345] != 0) name = field(h, 345, 155) + "/" + name;
+            if (std::memcmp(&h[257], "ustar", 5) == 0 && h[345] != 0)
+                name = field(h, 345, 155).append("/").append(name);
             if (!pendingName.empty()) name = pendingName;
             pendingName.clear();
             TarMember m;

@@ -84,7 +84,8 @@ core::Result<core::Uutc> startTime(std::span<const std::uint8_t> b, const std::s
     }
     if (v[1] < 1 || v[1] > 12 || v[0] < 1 || v[0] > 31 || v[3] > 23 || v[4] > 59 || v[5] > 60)
         return makeError(ErrorCode::Corrupt, "the start date or time is out of range", path, 168);
-    const std::int64_t seconds = daysFromCivil(year, v[1], v[0]) * 86400 + v[3] * 3600 + v[4] * 60 + v[5];
+    const std::int64_t seconds =
+        daysFromCivil(year, v[1], v[0]) * 86400 + std::int64_t{v[3]} * 3600 + std::int64_t{v[4]} * 60 + v[5];
     return seconds * 1'000'000;
 }
 

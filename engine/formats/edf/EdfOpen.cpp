@@ -11,9 +11,6 @@
 
 namespace lv::formats::edf {
 
-using core::ErrorCode;
-using core::makeError;
-
 class EdfOpener {
 public:
     explicit EdfOpener(EdfRecording& r) : m_r(r), m_h(r.m_header), m_warnings(r.m_info.warnings) {}

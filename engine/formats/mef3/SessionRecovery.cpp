@@ -132,7 +132,8 @@ core::Result<RecoveryReport> recoverSession(const std::string& path, const std::
     const std::string session = sessionNameOf(path);
     for (const std::string& name : sessionChannelNames(path)) {
         SegmentSetup channel;
-        channel.channelDir = path + "/" + name + ".timd";
+        channel.channelDir = path;
+        channel.channelDir += "/" + name + ".timd";
         channel.channelName = name;
         channel.sessionName = session;
         channel.validation = *fields;

@@ -4,8 +4,8 @@
 #include "io/AtomicFile.h"
 #include "io/ByteSource.h"
 #include "io/TarIndex.h"
-#include "io/WritableFile.h"
 #include "io/Temporary.h"
+#include "io/WritableFile.h"
 
 #include <algorithm>
 #include <array>

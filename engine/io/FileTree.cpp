@@ -62,11 +62,11 @@ private:
 
 class TarTree final : public FileTree {
 public:
-    TarTree(std::string root, ByteSourcePtr archive, std::vector<TarMember> members)
+    TarTree(std::string root, ByteSourcePtr archive, const std::vector<TarMember>& members)
         : m_root(std::move(root))
         , m_archive(std::move(archive))
     {
-        for (TarMember& m : members) addMember(std::move(m));
+        for (const TarMember& m : members) addMember(m);
     }
     const std::string& rootPath() const override { return m_root; }
     std::string displayPath(const std::string& file) const override { return m_root + ":" + file; }

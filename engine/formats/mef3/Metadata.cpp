@@ -156,8 +156,9 @@ core::Result<TimeSeriesMetadata> parseTimeSeriesMetadata(std::span<const std::ui
 
     TimeSeriesMetadata m;
     m.header = std::move(*header);
-    m.section2Encryption = static_cast<int>(le::i8(file, 1024));
-    m.section3Encryption = static_cast<int>(le::i8(file, 1025));
+    // Signed bytes by the specification (<= 0: stored decrypted).
+    m.section2Encryption = le::i8(file, 1024); // NOLINT(bugprone-signed-char-misuse)
+    m.section3Encryption = le::i8(file, 1025); // NOLINT(bugprone-signed-char-misuse)
     std::vector<std::uint8_t> bytes(file.begin(), file.begin() + kMetadataFileBytes);
     m.section2Readable = openSection(bytes, kSection2Offset, kSection2Bytes, m.section2Encryption, access);
     m.section3Readable = openSection(bytes, kSection3Offset, kSection3Bytes, m.section3Encryption, access);

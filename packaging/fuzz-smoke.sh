@@ -22,9 +22,13 @@ for target in "${targets[@]}"; do
   [[ $target == fuzz_edf || $target == fuzz_text_outputs ]] && dict=tests/fuzz/edf.dict
   [[ $target == fuzz_grid || $target == fuzz_session ]] && dict=
   echo "== $target: ${seconds} s"
-  build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 ${dict:+-dict="$dict"} \
-    -artifact_prefix="$work/" "$work/corpus-$target" 2>&1 | grep -E "^(#[0-9]+ *DONE|Done|==[0-9]+==ERROR|SUMMARY)" || true
-  if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1; then
+  log="$work/$target.log"
+  build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+    ${dict:+-dict="$dict"} -artifact_prefix="$work/" "$work/corpus-$target" >"$log" 2>&1 || true
+  grep -E "^(#[0-9]+ *DONE|Done|==[0-9]+==ERROR|SUMMARY)|runtime error:" "$log" || true
+  # A sanitizer report counts even when no artifact was written (a report that did not end the process).
+  if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1 ||
+    grep -qE "runtime error:|^SUMMARY: |==[0-9]+==ERROR" "$log"; then
     echo "fuzz-smoke: $target found a problem" >&2
     exit 1
   fi

@@ -128,7 +128,7 @@ BlockPlacement placeBlocks(std::vector<BlockRef>& blocks, double fs, std::size_t
 std::size_t firstBlockEndingAfter(std::span<const BlockRef> blocks, std::int64_t sample)
 {
     const auto it = std::partition_point(blocks.begin(), blocks.end(), [sample](const BlockRef& b) {
-        return b.gridIndex + static_cast<std::int64_t>(b.sampleCount) <= sample;
+        return core::saturatingAdd(b.gridIndex, static_cast<std::int64_t>(b.sampleCount)) <= sample;
     });
     return static_cast<std::size_t>(it - blocks.begin());
 }

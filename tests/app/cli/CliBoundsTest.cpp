@@ -1,6 +1,7 @@
 // longview-cli on absurd field values and under SIGTERM: exit 3 with the field's file, offset and value, never a
 // hang (each run has a deadline) or an abort; SIGTERM cancels like Ctrl-C (exit 130, no temporaries left).
 #include "support/ChildProcess.h"
+#include "support/MefPatch.h"
 #include "support/TestSupport.h"
 
 #include "core/LittleEndian.h"
@@ -42,17 +43,11 @@ protected:
         fs::create_directories(session.parent_path());
         test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
     }
-    fs::path segmentFile(const std::string& ext) const
-    {
-        return session / "LA1.timd/LA1-000000.segd" / ("LA1-000000." + ext);
-    }
+    fs::path segmentFile(const std::string& ext) const { return test::meflibRtoSegmentFile(session, ext); }
     template <typename T>
     void patch(const std::string& ext, std::size_t offset, T value)
     {
-        std::vector<std::uint8_t> bytes = test::readBytes(segmentFile(ext));
-        core::le::store(bytes.data() + offset, value);
-        formats::mef3::sealFile(bytes);
-        test::writeBytes(segmentFile(ext), bytes);
+        test::patchSealed(segmentFile(ext), offset, value);
     }
 
     test::TempDir dir;

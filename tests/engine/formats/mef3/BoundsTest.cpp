@@ -1,6 +1,7 @@
 // Absurd but CRC-valid numbers in a session's files: impossible sampling rates are refused with the field and
 // its offset; a damaged block time or sample count drops that block with a warning (a gap), and what no header
 // confines is refused. Nothing makes a read longer than the file, allocate what the file cannot hold, or hang.
+#include "support/MefPatch.h"
 #include "support/TestSupport.h"
 
 #include "core/LittleEndian.h"
@@ -28,18 +29,12 @@ protected:
         session = dir.path() / "s.mefd";
         test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
     }
-    fs::path segmentFile(const std::string& ext) const
-    {
-        return session / "LA1.timd/LA1-000000.segd" / ("LA1-000000." + ext);
-    }
+    fs::path segmentFile(const std::string& ext) const { return test::meflibRtoSegmentFile(session, ext); }
     // Stores `value` at `offset` of the LA1 segment's `ext` file and seals its CRCs again.
     template <typename T>
     void patch(const std::string& ext, std::size_t offset, T value)
     {
-        std::vector<std::uint8_t> bytes = test::readBytes(segmentFile(ext));
-        core::le::store(bytes.data() + offset, value);
-        sealFile(bytes);
-        test::writeBytes(segmentFile(ext), bytes);
+        test::patchSealed(segmentFile(ext), offset, value);
     }
     static std::size_t entry(std::size_t i) { return kUniversalHeaderBytes + i * 56; }
 

@@ -1,5 +1,6 @@
 // Absurd but CRC-valid .tmet fields, RED block headers and index sample counts: refused with file, field, offset
 // and value (or, where the damage is one block's, a warning and a gap), by the reader and by validate alike.
+#include "support/MefPatch.h"
 #include "support/TestSupport.h"
 
 #include "core/LittleEndian.h"
@@ -27,18 +28,12 @@ protected:
         session = dir.path() / "s.mefd";
         test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
     }
-    fs::path segmentFile(const std::string& ext) const
-    {
-        return session / "LA1.timd/LA1-000000.segd" / ("LA1-000000." + ext);
-    }
+    fs::path segmentFile(const std::string& ext) const { return test::meflibRtoSegmentFile(session, ext); }
     // Stores `value` at `offset` of the LA1 segment's `ext` file and seals its CRCs again.
     template <typename T>
     void patch(const std::string& ext, std::size_t offset, T value)
     {
-        std::vector<std::uint8_t> bytes = test::readBytes(segmentFile(ext));
-        core::le::store(bytes.data() + offset, value);
-        sealFile(bytes);
-        test::writeBytes(segmentFile(ext), bytes);
+        test::patchSealed(segmentFile(ext), offset, value);
     }
     // Stores `value` at `offset` of LA1's first RED block header and recomputes the block's CRC.
     template <typename T>

@@ -93,13 +93,19 @@ private:
     std::vector<FieldEdit> m_edits;
 };
 
+// a + b as two's complement wraps (the fields hold whatever the file holds, INT64_MIN included).
+std::int64_t wrapAdd(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
 void universalHeader(Edits& e, const std::vector<std::uint8_t>& f)
 {
     const std::int64_t start = load<std::int64_t>(f, 16);
     const std::int64_t entries = load<std::int64_t>(f, 32);
-    e.i64("startTime", 16, {0, -1, kMin64, kMax64, start + k55Years});
-    e.i64("endTime", 24, {0, kMin64, kMax64, start - 1});
-    e.i64("numberOfEntries", 32, {0, -1, entries + 1, std::int64_t{1} << 31, kMax64});
+    e.i64("startTime", 16, {0, -1, kMin64, kMax64, wrapAdd(start, k55Years)});
+    e.i64("endTime", 24, {0, kMin64, kMax64, wrapAdd(start, -1)});
+    e.i64("numberOfEntries", 32, {0, -1, wrapAdd(entries, 1), std::int64_t{1} << 31, kMax64});
     e.i64("maximumEntrySize", 40, {0, -1, kMax64});
     e.i32("segmentNumber", 48, {-1, 999999, std::numeric_limits<std::int32_t>::max()});
 }
@@ -140,7 +146,7 @@ void index(Edits& e, const std::vector<std::uint8_t>& f)
         const std::int64_t time = load<std::int64_t>(f, at + 8);
         const std::int64_t sample = load<std::int64_t>(f, at + 16);
         e.i64(name + "fileOffset", at, {0, -1, kMax64, std::int64_t{1} << 40});
-        e.i64(name + "startTime", at + 8, {0, kMin64, kMax64, time + k55Years, time - 1'000'000});
+        e.i64(name + "startTime", at + 8, {0, kMin64, kMax64, wrapAdd(time, k55Years), wrapAdd(time, -1'000'000)});
         e.i64(name + "startSample", at + 16, {-1, kMax64, sample + (std::int64_t{1} << 32)});
         e.u32(name + "numberOfSamples", at + 24, {0, 0xFFFFFFFFu, 0x80000000u});
         e.u32(name + "blockBytes", at + 28, {0, 1, 0xFFFFFFFFu});
@@ -161,7 +167,7 @@ void redBlocks(Edits& e, const std::vector<std::uint8_t>& f)
         e.u32(name + "differenceBytes", at + 28, {0, 0xFFFFFFFFu});
         e.u32(name + "numberOfSamples", at + 32, {0, count + 1, 0xFFFFFFFFu});
         e.u32(name + "blockBytes", at + 36, {0, bytes + 16, 0xFFFFFFFFu});
-        e.i64(name + "startTime", at + 40, {kMin64, kMax64, time + k55Years});
+        e.i64(name + "startTime", at + 40, {kMin64, kMax64, wrapAdd(time, k55Years)});
         if (bytes == 0) break;
         at += bytes;
     }

@@ -79,7 +79,9 @@ void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, 
         if (!redCrcOk(h, bytes)) problem(path, e.fileOffset, block + " CRC mismatch");
         if (auto values = checkRedHeaderValues(h); !values)
             problem(path, e.fileOffset, block + ": " + values.error().message);
-        const std::int64_t t = e.startTime < 0 ? -e.startTime : e.startTime;
+        const bool noTime = e.startTime == kUutcNoEntry; // no start time: said, and left out of the order check
+        if (noTime) problem(path, e.fileOffset, block + " has no start time");
+        const std::int64_t t = noTime ? lastTime : e.startTime < 0 ? -e.startTime : e.startTime;
         if (t < lastTime) problem(path, e.fileOffset, block + " starts before the previous block");
         lastTime = t;
         samples += e.sampleCount;
@@ -108,8 +110,10 @@ void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, 
         problem(tmet, 8928,
                 "metadata counts " + std::to_string(s.numberOfBlocks) + " blocks, the index " +
                     std::to_string(index.entries.size()));
-    if (s.maximumBlockBytes < maxBytes) problem(tmet, 8936, "maximum block bytes is smaller than a block");
-    if (s.maximumBlockSamples < maxSamples) problem(tmet, 8944, "maximum block samples is smaller than a block");
+    if (s.maximumBlockBytes < maxBytes)
+        problem(tmet, 8936, "maximum block bytes is smaller than a block (an interrupted append? run recover)");
+    if (s.maximumBlockSamples < maxSamples)
+        problem(tmet, 8944, "maximum block samples is smaller than a block (an interrupted append? run recover)");
 }
 
 void Checker::segment(const SegmentFiles& files)

@@ -122,7 +122,8 @@ protected:
     {
         s_dir = new test::TempDir;
         s_session = s_dir->path() / "long.mefd";
-        const auto r = runCli({"synth", s_session.string(), "--channels", "16", "--hours", "2", "--no-gaps"}, 600s);
+        // 88 M samples: stats on one thread takes over 1.5 s on a quiet machine.
+        const auto r = runCli({"synth", s_session.string(), "--channels", "16", "--hours", "6", "--no-gaps"}, 600s);
         ASSERT_EQ(r.exitStatus, 0) << r.output;
     }
     static void TearDownTestSuite() { delete s_dir; }
@@ -151,7 +152,7 @@ TEST_F(CliSigterm, ConvertToEveryTargetExits130AndLeavesNothing)
 
 TEST_F(CliSigterm, StatsAndSynthExit130)
 {
-    const auto stats = runCli({"stats", s_session.string()}, 60s, kTermAfter);
+    const auto stats = runCli({"stats", s_session.string(), "--threads", "1"}, 60s, kTermAfter);
     EXPECT_EQ(stats.exitStatus, 130) << stats.output;
     EXPECT_LT(stats.elapsed, kCancelBound);
     const auto synth =

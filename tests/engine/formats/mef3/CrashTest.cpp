@@ -65,7 +65,12 @@ TEST(CrashSafety, KilledAppendsKeepEveryCompletedAppend)
     const std::string child = MEF3_APPEND_CHILD;
     ASSERT_EQ(test::runChild({child, path, std::to_string(kChannels), "0", "full"}).exitStatus, 0);
     std::mt19937 rng(20261130);
-    std::uniform_int_distribution<int> delayUs(0, 150'000);
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr int kMaxDelayUs = 400'000; // the child starts 2-3x slower under the sanitizers
+#else
+    constexpr int kMaxDelayUs = 150'000;
+#endif
+    std::uniform_int_distribution<int> delayUs(0, kMaxDelayUs);
     std::int64_t committed = 0;
     int killedDuringWork = 0;
     for (int round = 0; round < 24; ++round) {

@@ -1,6 +1,7 @@
 // Metadata sections 1-3 of a .tmet file, read field by field after decryption.
 #include "formats/mef3/Metadata.h"
 
+#include "core/FieldReader.h"
 #include "core/LittleEndian.h"
 
 #include <algorithm>
@@ -30,48 +31,48 @@ bool openSection(std::vector<std::uint8_t>& bytes, std::size_t offset, std::size
     return true;
 }
 
-TimeSeriesSection2 readSection2(std::span<const std::uint8_t> b)
+TimeSeriesSection2 readSection2(core::FieldReader& f)
 {
     TimeSeriesSection2 s;
-    s.channelDescription = le::text(b, 2560, 2048);
-    s.sessionDescription = le::text(b, 4608, 2048);
-    s.recordingDuration = le::i64(b, 6656);
-    s.referenceDescription = le::text(b, 6664, 2048);
-    s.acquisitionChannelNumber = le::i64(b, 8712);
-    s.samplingFrequency = le::f64(b, 8720);
-    s.lowFrequencyFilter = le::f64(b, 8728);
-    s.highFrequencyFilter = le::f64(b, 8736);
-    s.notchFilter = le::f64(b, 8744);
-    s.acLineFrequency = le::f64(b, 8752);
-    s.unitsConversionFactor = le::f64(b, 8760);
-    s.unitsDescription = le::text(b, 8768, 128);
-    s.maximumNativeSampleValue = le::f64(b, 8896);
-    s.minimumNativeSampleValue = le::f64(b, 8904);
-    s.startSample = le::i64(b, 8912);
-    s.numberOfSamples = le::i64(b, 8920);
-    s.numberOfBlocks = le::i64(b, 8928);
-    s.maximumBlockBytes = le::i64(b, 8936);
-    s.maximumBlockSamples = le::u32(b, 8944);
-    s.maximumDifferenceBytes = le::u32(b, 8948);
-    s.blockInterval = le::i64(b, 8952);
-    s.numberOfDiscontinuities = le::i64(b, 8960);
-    s.maximumContiguousBlocks = le::i64(b, 8968);
-    s.maximumContiguousBlockBytes = le::i64(b, 8976);
-    s.maximumContiguousSamples = le::i64(b, 8984);
+    s.channelDescription = f.text(2560, 2048);
+    s.sessionDescription = f.text(4608, 2048);
+    s.recordingDuration = f.i64(6656);
+    s.referenceDescription = f.text(6664, 2048);
+    s.acquisitionChannelNumber = f.i64(8712);
+    s.samplingFrequency = f.f64(8720);
+    s.lowFrequencyFilter = f.f64(8728);
+    s.highFrequencyFilter = f.f64(8736);
+    s.notchFilter = f.f64(8744);
+    s.acLineFrequency = f.f64(8752);
+    s.unitsConversionFactor = f.f64(8760);
+    s.unitsDescription = f.text(8768, 128);
+    s.maximumNativeSampleValue = f.f64(8896);
+    s.minimumNativeSampleValue = f.f64(8904);
+    s.startSample = f.i64(8912);
+    s.numberOfSamples = f.i64(8920);
+    s.numberOfBlocks = f.i64(8928);
+    s.maximumBlockBytes = f.i64(8936);
+    s.maximumBlockSamples = f.u32(8944);
+    s.maximumDifferenceBytes = f.u32(8948);
+    s.blockInterval = f.i64(8952);
+    s.numberOfDiscontinuities = f.i64(8960);
+    s.maximumContiguousBlocks = f.i64(8968);
+    s.maximumContiguousBlockBytes = f.i64(8976);
+    s.maximumContiguousSamples = f.i64(8984);
     return s;
 }
 
-Section3 readSection3(std::span<const std::uint8_t> b)
+Section3 readSection3(core::FieldReader& f)
 {
     Section3 s;
-    s.recordingTimeOffset = le::i64(b, 13312);
-    s.dstStartTime = le::i64(b, 13320);
-    s.dstEndTime = le::i64(b, 13328);
-    s.gmtOffset = le::i32(b, 13336);
-    s.subjectName1 = le::text(b, 13340, 128);
-    s.subjectName2 = le::text(b, 13468, 128);
-    s.subjectId = le::text(b, 13596, 128);
-    s.recordingLocation = le::text(b, 13724, 512);
+    s.recordingTimeOffset = f.i64(13312);
+    s.dstStartTime = f.i64(13320);
+    s.dstEndTime = f.i64(13328);
+    s.gmtOffset = f.i32(13336);
+    s.subjectName1 = f.text(13340, 128);
+    s.subjectName2 = f.text(13468, 128);
+    s.subjectId = f.text(13596, 128);
+    s.recordingLocation = f.text(13724, 512);
     return s;
 }
 
@@ -162,8 +163,10 @@ core::Result<TimeSeriesMetadata> parseTimeSeriesMetadata(std::span<const std::ui
     std::vector<std::uint8_t> bytes(file.begin(), file.begin() + kMetadataFileBytes);
     m.section2Readable = openSection(bytes, kSection2Offset, kSection2Bytes, m.section2Encryption, access);
     m.section3Readable = openSection(bytes, kSection3Offset, kSection3Bytes, m.section3Encryption, access);
-    if (m.section2Readable) m.section2 = readSection2(bytes);
-    if (m.section3Readable) m.section3 = readSection3(bytes);
+    core::FieldReader fields(bytes, path);
+    if (m.section2Readable) m.section2 = readSection2(fields);
+    if (m.section3Readable) m.section3 = readSection3(fields);
+    LV_TRY(fields.status());
     return m;
 }
 

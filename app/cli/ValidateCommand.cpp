@@ -23,13 +23,24 @@ int validateEdf(const std::string& path)
         std::printf("%s\n", app::errorText(edf.error()).c_str());
         return kProblemsFound;
     }
-    const auto& warnings = (*edf)->info().warnings;
-    for (const std::string& w : warnings) std::printf("%s: %s\n", path.c_str(), w.c_str());
+    std::vector<std::string> warnings = (*edf)->info().warnings;
+    core::ReadControl control;
+    control.cancel = cancelToken();
+    if (const core::Status read = core::readEverySample(**edf, control); !read) {
+        if (read.error().code == core::ErrorCode::Cancelled) return fail(read.error());
+        warnings.push_back(app::errorText(read.error()));
+    }
+    const std::vector<std::string> fromSamples = (*edf)->takeWarnings(); // name the file themselves
+    for (const std::string& w : warnings) std::printf("%s: %s\n", path.c_str(), core::escapeControls(w).c_str());
+    for (const std::string& w : fromSamples) std::printf("%s\n", core::escapeControls(w).c_str());
     const std::string format = (*edf)->header().formatName();
-    std::printf("not a MEF 3.0 session: %s is %s %s file; checked its header and %lld records: %s\n", path.c_str(),
-                format[0] == 'B' ? "a" : "an", format.c_str(), static_cast<long long>((*edf)->recordsRead()),
-                warnings.empty() ? "no problems" : (std::to_string(warnings.size()) + " problems").c_str());
-    return warnings.empty() ? kOk : kProblemsFound;
+    std::printf("not a MEF 3.0 session: %s is %s %s file; checked its header and every sample of %lld records: %s\n",
+                path.c_str(), format[0] == 'B' ? "a" : "an", format.c_str(),
+                static_cast<long long>((*edf)->recordsRead()),
+                warnings.empty() && fromSamples.empty()
+                    ? "no problems"
+                    : (std::to_string(warnings.size() + fromSamples.size()) + " problems").c_str());
+    return warnings.empty() && fromSamples.empty() ? kOk : kProblemsFound;
 }
 
 } // namespace
@@ -47,7 +58,8 @@ std::function<int()> addValidateCommand(CLI::App& app)
         auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
         if (!problems) return fail(problems.error());
         for (const auto& p : *problems) {
-            std::printf("%s: %s", core::escapeControls(p.path).c_str(), core::escapeControls(p.what).c_str());
+            if (!p.path.empty()) std::printf("%s: ", core::escapeControls(p.path).c_str());
+            std::printf("%s", core::escapeControls(p.what).c_str());
             if (p.offset >= 0) std::printf(" (at byte %lld)", static_cast<long long>(p.offset));
             std::printf("\n");
         }

@@ -94,6 +94,13 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
         channels.resize(info.channels.size());
         std::iota(channels.begin(), channels.end(), 0);
     }
+    for (std::size_t c : channels)
+        if (const core::ChannelInfo& ch = info.channels[c]; ch.sampleCount == 0 && !core::plausibleSamplingRate(ch.fs))
+            return makeError(ErrorCode::Corrupt,
+                             "channel " + ch.name +
+                                 " has no samples and no sampling rate (its segments are missing): it cannot be "
+                                 "written; leave it out with --channels",
+                             info.path);
     TempTarget temp;
     auto reserved = temp.reserve(outPath);
     if (!reserved) return reserved.error();

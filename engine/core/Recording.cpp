@@ -16,6 +16,21 @@ SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range)
     return SampleSpan{first, std::max<std::int64_t>(0, last - first)};
 }
 
+Status readEverySample(Recording& recording, const ReadControl& control)
+{
+    constexpr std::int64_t kSlice = std::int64_t{1} << 20;
+    std::vector<std::int32_t> buffer;
+    const RecordingInfo& info = recording.info();
+    for (std::size_t c = 0; c < info.channels.size(); ++c)
+        for (std::int64_t at = 0; at < info.channels[c].gridLength; at += kSlice) {
+            if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "cancelled");
+            buffer.resize(static_cast<std::size_t>(std::min(kSlice, info.channels[c].gridLength - at)));
+            const RawSlice slice{c, at, buffer};
+            LV_TRY(recording.readRaw(std::span(&slice, 1), control));
+        }
+    return {};
+}
+
 Annotation damageAnnotation(const RecordingInfo& info, const DamagedBlock& block)
 {
     Annotation a;

@@ -78,6 +78,10 @@ SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range);
 Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<const std::size_t> channels,
                                               TimeRange range, const ReadControl& control);
 
+// Reads every sample of every channel once (in slices of 2^20 samples) and drops them: what a check of the whole
+// recording needs; the reader's warnings and damage are then the caller's to take. Cancellable via `control`.
+Status readEverySample(Recording& recording, const ReadControl& control);
+
 // Physical values: counts times the conversion factor plus the offset, NaN where no sample exists.
 std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor, double offset = 0.0);
 

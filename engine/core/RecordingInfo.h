@@ -67,4 +67,10 @@ struct RecordingInfo {
     int channelIndex(const std::string& name) const;
 };
 
+// No recording starts after the moment it is opened (a day of slack for wrong clocks): a later start with true
+// dates is a damaged time or time offset. The warning naming `where` (the field the times come from), or none.
+std::optional<std::string> futureStartWarning(const RecordingInfo& info, Uutc now, const std::string& where);
+// The system clock in uUTC.
+Uutc nowUutc();
+
 } // namespace lv::core

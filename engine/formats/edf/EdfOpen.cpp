@@ -226,6 +226,8 @@ void EdfOpener::describe()
     std::stable_sort(info.annotations.begin(), info.annotations.end(),
                      [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
     for (const core::Annotation& a : info.annotations) info.end = std::max(info.end, a.time + a.durationUs);
+    if (auto w = core::futureStartWarning(info, core::nowUutc(), "the start date and time (header byte 168)"))
+        m_warnings.push_back(*w);
 }
 
 core::Status EdfOpener::run(const std::string& path)

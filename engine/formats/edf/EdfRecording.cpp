@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
 
 namespace lv::formats::edf {
 
@@ -40,6 +41,30 @@ void decodeSamples(const std::uint8_t* in, std::size_t count, bool bdf, std::int
         core::widenInt24Le(in, count, out);
     else
         core::widenInt16Le(in, count, out);
+}
+
+void EdfRecording::decode(std::size_t channel, std::size_t block, const std::uint8_t* bytes, std::size_t count,
+                          std::int32_t* out) const
+{
+    decodeSamples(bytes, count, m_header.bdf, out);
+    const EdfSignal& signal = m_header.signals[m_signalOf[channel]];
+    std::int32_t low = signal.digitalMin, high = signal.digitalMax;
+    for (std::size_t i = 0; i < count; ++i) low = std::min(low, out[i]), high = std::max(high, out[i]);
+    if (low >= signal.digitalMin && high <= signal.digitalMax) return;
+    std::lock_guard lock(m_warningsMutex);
+    if (!m_outOfRange.insert(channel).second) return;
+    const std::int32_t outside = low < signal.digitalMin ? low : high;
+    m_warnings.push_back(m_info.path + ": signal " + std::to_string(m_signalOf[channel] + 1) + " (\"" + signal.label +
+                         "\"): sample " + std::to_string(outside) + " in data record " +
+                         std::to_string(m_recordOf[block]) + " lies outside the digital range [" +
+                         std::to_string(signal.digitalMin) + ", " + std::to_string(signal.digitalMax) +
+                         "] its header declares: the range or the samples are damaged (values kept as stored)");
+}
+
+std::vector<std::string> EdfRecording::takeWarnings()
+{
+    std::lock_guard lock(m_warningsMutex);
+    return std::exchange(m_warnings, {});
 }
 
 std::uint64_t EdfRecording::recordOffset(std::size_t block) const
@@ -108,7 +133,7 @@ core::Status EdfRecording::runJob(const Job& job, std::span<const core::RawSlice
             } else {
                 bytes = buffer.data() + (b - job.firstBlock) * m_header.recordBytes + at;
             }
-            decodeSamples(bytes, count, m_header.bdf, s.out.data() + (from - s.firstSample));
+            decode(s.channel, b, bytes, count, s.out.data() + (from - s.firstSample));
         }
     }
     return {};
@@ -162,7 +187,7 @@ core::Status EdfRecording::decodeBlock(std::size_t channel, std::size_t block, s
     const EdfSignal& signal = m_header.signals[m_signalOf[channel]];
     std::vector<std::uint8_t> bytes(span.count * m_header.sampleBytes());
     LV_TRY(m_file->readAt(recordOffset(block) + signal.offsetInRecord, bytes));
-    decodeSamples(bytes.data(), span.count, m_header.bdf, out.data());
+    decode(channel, block, bytes.data(), span.count, out.data());
     return {};
 }
 

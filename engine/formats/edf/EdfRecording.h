@@ -7,6 +7,8 @@
 #include "io/ByteSource.h"
 
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ public:
     std::span<const core::BlockSpan> blocks(std::size_t channel) const override { return m_spans.at(channel); }
     core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                              const core::ReadControl& control) const override;
+    // Samples outside their signal's digital range, once per channel (EDF has no checksum: a damaged range or
+    // damaged samples show only so). The values are kept as stored.
+    std::vector<std::string> takeWarnings() override;
 
     const EdfHeader& header() const { return m_header; }
     // Data records read (those the file holds whole, at most as many as the header announces).
@@ -39,6 +44,9 @@ private:
                         std::span<const std::pair<std::size_t, std::size_t>> ranges,
                         std::vector<std::uint8_t>& buffer) const;
     std::uint64_t recordOffset(std::size_t block) const;
+    // Decodes `count` samples of channel's `block` and checks them against the signal's digital range.
+    void decode(std::size_t channel, std::size_t block, const std::uint8_t* bytes, std::size_t count,
+                std::int32_t* out) const;
 
     EdfHeader m_header;
     io::ByteSourcePtr m_file;
@@ -46,6 +54,9 @@ private:
     std::vector<std::size_t> m_signalOf;               // per channel
     std::vector<std::int64_t> m_recordOf;              // per block (time order): the record's index in the file
     std::vector<std::vector<core::BlockSpan>> m_spans; // per channel, one per block
+    mutable std::mutex m_warningsMutex;
+    mutable std::vector<std::string> m_warnings;
+    mutable std::set<std::size_t> m_outOfRange; // channels already warned of
 };
 
 // Opens `path` (.edf, .bdf, any EDF/BDF by content). Sloppy files open with warnings in info().warnings.

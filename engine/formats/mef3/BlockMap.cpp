@@ -43,7 +43,7 @@ std::vector<std::string> screenSegmentBlocks(std::vector<BlockRef>& blocks, doub
                                              const std::string& indexPath)
 {
     std::vector<std::string> warnings;
-    const core::Uutc slack = core::saturatingAdd(1'000'000, core::saturatingRound(1e6 / fs));
+    const core::Uutc slack = core::saturatingAdd(1, 2 * core::saturatingRound(1e6 / fs)); // rounding of the times
     const bool bounded = span.start != core::kNoTime && span.end != core::kNoTime && span.end > span.start;
     core::Uutc previousEnd = core::kNoTime; // where the last block kept ends
     std::erase_if(blocks, [&](const BlockRef& b) {

@@ -45,8 +45,8 @@ struct SegmentSpan {
 
 // Drops from one segment's `blocks` (in index order) those whose index entries cannot be right, each with a
 // warning naming `indexPath` and the entry's offset: 0 samples or more than kMaxBlockSamples; starting before
-// `span` or ending after it (beyond a second and a sample's slack); out of time order (not in the longest
-// run of non-decreasing start times, so one bad time drops one block, not the ones after it).
+// `span` or ending after it (beyond two sample periods and a microsecond of rounding); out of time order (not in the
+// longest run of non-decreasing start times, so one bad time drops one block, not the ones after it).
 std::vector<std::string> screenSegmentBlocks(std::vector<BlockRef>& blocks, double fs, SegmentSpan span,
                                              const std::string& indexPath);
 

@@ -107,6 +107,49 @@ SegmentSpan headerSpan(TimeBase& time, const UniversalHeader& h, const std::vect
     return {time.toTrue(h.startTime), time.toTrue(h.endTime)};
 }
 
+// The segment's first block against the start time each of its three headers gives (meflib writes some in true
+// times, the index in offset times: those are compared as true times, when the offset is known). All writers seen
+// agree to the microsecond; a difference is a damaged time, said so (the index's times are kept).
+void checkSegmentStart(OpenState& s, const std::vector<IndexEntry>& entries,
+                       std::initializer_list<std::pair<const UniversalHeader*, std::string>> headers,
+                       std::vector<std::string>& warnings)
+{
+    if (entries.empty() || entries.front().startTime == kUutcNoEntry) return;
+    const std::int64_t first = entries.front().startTime;
+    const bool offsetKnown = s.time.offset && *s.time.offset != kUutcNoEntry;
+    for (const auto& [header, path] : headers) {
+        const std::int64_t start = header->startTime;
+        if (start == kUutcNoEntry) continue;
+        const bool sameForm = (start < 0) == (first < 0);
+        if (!sameForm && !offsetKnown) continue;
+        const core::Uutc said = s.time.toTrue(start);
+        const core::Uutc indexed = s.time.toTrue(first);
+        if (said == indexed) continue;
+        warnings.push_back(path + ": its header says the segment starts at " + core::formatIso(said) +
+                           ", its index's first block at " + core::formatIso(indexed) +
+                           (sameForm ? "" : " (with the recording time offset)") +
+                           ": one of the times is damaged; the index's times are used");
+    }
+}
+
+// The segment's samples at `fs` must fit in its header's span: blocks never overlap, gaps only lengthen the span.
+// Half again longer is a damaged rate (or damaged header times), which would place every block outside the span.
+core::Status checkRateAgainstSpan(const std::vector<IndexEntry>& entries, double fs, SegmentSpan span,
+                                  const std::string& metadataPath)
+{
+    if (span.start == core::kNoTime || span.end == core::kNoTime || span.end <= span.start) return {};
+    double samples = 0;
+    for (const IndexEntry& e : entries) samples += e.sampleCount <= kMaxBlockSamples ? e.sampleCount : 0;
+    const double lasts = samples / fs * 1e6;
+    const double spanUs = static_cast<double>(span.end - span.start);
+    if (lasts <= 1.5 * spanUs + 2e6 / fs + 1) return {};
+    return makeError(ErrorCode::Corrupt,
+                     "its " + number(samples) + " samples at the sampling frequency of " + number(fs) + " Hz last " +
+                         number(lasts / 1e6) + " s, but its header's span is " + number(spanUs / 1e6) +
+                         " s: the sampling frequency or the header times are damaged",
+                     metadataPath, kSamplingFrequencyOffset);
+}
+
 // Adds one segment's blocks to `blocks`; blocks that run past the data file are dropped with a warning.
 core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t segment, LoadedChannel& c,
                          std::vector<BlockRef>& blocks)
@@ -126,6 +169,11 @@ core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t 
     auto parsed = parseUniversalHeader(*dataHeader, (*data)->path(), "tdat");
     if (!parsed) return parsed.error();
     const std::uint64_t dataSize = (*data)->size();
+    checkSegmentStart(s, index->entries,
+                      {{&c.detail.metadata.back().header, tree.displayPath(files.base + ".tmet")},
+                       {&index->header, tree.displayPath(files.base + ".tidx")},
+                       {&*parsed, (*data)->path()}},
+                      c.warnings);
     std::vector<BlockRef> own;
     for (std::uint32_t i = 0; i < index->entries.size(); ++i) {
         const IndexEntry& e = index->entries[i];
@@ -152,6 +200,7 @@ core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t 
     const double fs = c.detail.metadata.front().section2.samplingFrequency;
     if (core::plausibleSamplingRate(fs)) {
         const SegmentSpan span = headerSpan(s.time, c.detail.metadata.back().header, index->entries);
+        LV_TRY(checkRateAgainstSpan(index->entries, fs, span, tree.displayPath(files.base + ".tmet")));
         for (std::string& w : screenSegmentBlocks(own, fs, span, tree.displayPath(files.base + ".tidx")))
             c.warnings.push_back(std::move(w));
     }
@@ -206,7 +255,7 @@ core::Result<LoadedChannel> loadChannel(OpenState& s, const ChannelFiles& files)
     }
     c.info.name = files.name;
     if (detail.metadata.empty()) {
-        c.warnings.push_back("channel " + files.name + " has no segments");
+        c.warnings.push_back(s.layout.tree->displayPath(files.dir) + ": channel " + files.name + " has no segments");
     } else {
         const double fs = detail.metadata.front().section2.samplingFrequency;
         if (const std::string problem = core::samplingRateProblem(fs, "sampling frequency"); !problem.empty())

@@ -12,6 +12,7 @@ namespace lv::formats::mef3 {
 struct TimeBase {
     std::optional<std::int64_t> offset; // nullopt: protected by a password we do not have
     bool sawOffsetTimes = false;
+    core::Uutc origin = 0; // subtracted from every true time once they are made relative (unknown offset)
     core::Uutc toTrue(std::int64_t stored);
     // Offset times whose offset we lack: protected by level 2, or recorded as unknown (kUutcNoEntry).
     bool unknown() const { return sawOffsetTimes && (!offset || *offset == kUutcNoEntry); }

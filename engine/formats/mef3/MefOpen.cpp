@@ -14,8 +14,8 @@ using core::makeError;
 namespace {
 
 // Without the recording time offset, times are shifted to start at zero and flagged as relative.
-void makeTimesRelative(core::RecordingInfo& info, std::vector<LoadedChannel>& channels, OpenWarnings& warnings,
-                       bool offsetKnown)
+core::Uutc makeTimesRelative(core::RecordingInfo& info, std::vector<LoadedChannel>& channels, OpenWarnings& warnings,
+                             bool offsetKnown)
 {
     const core::Uutc origin = info.start;
     auto shift = [origin](core::TimeRange& r) { r.start -= origin, r.end -= origin; };
@@ -35,6 +35,7 @@ void makeTimesRelative(core::RecordingInfo& info, std::vector<LoadedChannel>& ch
                                            "times are relative to the recording start, not true dates"
                                          : "the recording time offset is protected by the level-2 password: times "
                                            "are relative to the recording start, not true dates");
+    return origin;
 }
 
 // Every channel and record of the session from its files.
@@ -57,7 +58,14 @@ core::Status loadSession(OpenState& s, core::RecordingInfo& info, std::vector<Lo
     }
     info.annotations = mergeAnnotations(std::move(sessionAnnotations), channelAnnotations);
     computeSpan(info);
-    if (s.time.unknown()) makeTimesRelative(info, channels, warnings, s.time.offset.has_value());
+    if (s.time.unknown()) s.time.origin = makeTimesRelative(info, channels, warnings, s.time.offset.has_value());
+    const std::string offsetField =
+        s.layout.channels.empty() || s.layout.channels.front().segments.empty()
+            ? std::string("the recording time offset")
+            : "the recording time offset (" +
+                  s.layout.tree->displayPath(s.layout.channels.front().segments.front().base + ".tmet") +
+                  ", byte 13312) or a start time";
+    if (auto w = core::futureStartWarning(info, core::nowUutc(), offsetField)) warnings.checks.push_back(*w);
     return {};
 }
 
@@ -120,6 +128,7 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::stri
     r.m_treeRoot = s.layout.tree->rootPath();
     r.m_access = s.access;
     r.m_timeOffset = s.time.offset;
+    r.m_timeOrigin = s.time.origin;
     if (snapshots && fingerprint) r.m_fingerprint = std::move(*fingerprint);
     if (r.m_fingerprint && r.accessLevel() == 0)
         (void)saveSnapshot(r, *r.m_fingerprint, options.snapshotDirectory); // a cache: failure only costs speed

@@ -1,6 +1,7 @@
 // Parallel raw reads: slices are split into runs of consecutive blocks, each decoded into its own output range.
 #include "formats/mef3/MefRecording.h"
 
+#include "core/TimeFormat.h"
 #include "formats/mef3/RedBlock.h"
 #include "formats/mef3/SnapshotFormat.h"
 
@@ -73,6 +74,7 @@ std::vector<std::string> OpenWarnings::all() const
     out.insert(out.end(), sessionRecords.begin(), sessionRecords.end());
     for (const auto& list : channelRecords) out.insert(out.end(), list.begin(), list.end());
     out.insert(out.end(), times.begin(), times.end());
+    out.insert(out.end(), checks.begin(), checks.end());
     return out;
 }
 
@@ -272,6 +274,14 @@ std::vector<std::string> MefRecording::takeWarnings()
     return std::exchange(m_warnings, {});
 }
 
+core::Uutc MefRecording::keptTime(std::int64_t stored) const
+{
+    if (stored == kUutcNoEntry) return core::kNoTime;
+    const std::int64_t offset = m_timeOffset && *m_timeOffset != kUutcNoEntry ? *m_timeOffset : 0;
+    const core::Uutc t = stored < 0 ? core::saturatingAdd(-stored, offset) : stored;
+    return core::saturatingAdd(t, -m_timeOrigin);
+}
+
 core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
                                                       const core::ReadControl& control) const
 {
@@ -283,6 +293,11 @@ core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::sp
                                                  ")");
     if (control.verifyCrc && !redCrcOk(h, block)) return makeError(ErrorCode::CrcMismatch, "CRC mismatch");
     LV_TRY(checkRedHeaderValues(h));
+    // The header's time is under the block CRC, the index entry's only under the index's: a block placed by a
+    // time its own header does not give is damage (its samples would be shown at the wrong time).
+    if (const core::Uutc own = keptTime(h.startTime); own != b.startTime)
+        return makeError(ErrorCode::Corrupt, "its header says it starts at " + core::formatIso(own) +
+                                                 ", the index places it at " + core::formatIso(b.startTime));
     if (const int level = h.encryptionLevel(); level > 0) {
         const auto& key = level == 1 ? m_access.level1Key : m_access.level2Key;
         if (!key)

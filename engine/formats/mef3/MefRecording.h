@@ -55,6 +55,7 @@ struct OpenWarnings {
     std::vector<std::string> sessionRecords;              // session-level records
     std::vector<std::vector<std::string>> channelRecords; // per channel: its channel- and segment-level records
     std::vector<std::string> times;                       // times made relative
+    std::vector<std::string> checks;                      // the session's times against the present
     std::vector<std::string> all() const;                 // in this order
 };
 
@@ -64,6 +65,8 @@ class MefRecording final : public core::Recording, public core::BlockSource {
 public:
     ~MefRecording() override;
     const core::RecordingInfo& info() const override { return m_info; }
+    // The open's warnings by where they come from (info().warnings holds them all).
+    const OpenWarnings& openWarnings() const { return m_openWarnings; }
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
     std::vector<core::DamagedBlock> takeDamage() override;
@@ -111,6 +114,8 @@ private:
     struct Job;
     core::Status decodeJob(const Job& job, std::span<const core::RawSlice> slices, const core::ReadControl& control,
                            std::vector<std::int32_t>& scratch) const;
+    // A stored time (a RED header's) as the open kept the index's: offset applied, made relative if they were.
+    core::Uutc keptTime(std::int64_t stored) const;
     core::Result<RedBlockHeader> checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
                                             const core::ReadControl& control) const;
     core::Status blockFailed(std::size_t channel, const BlockRef& b, const io::ByteSource& file, core::Error e,
@@ -119,6 +124,7 @@ private:
     core::RecordingInfo m_info;
     OpenWarnings m_openWarnings;              // m_info.warnings by origin
     std::optional<core::Uutc> m_timeOffset;   // the recording time offset the open used
+    core::Uutc m_timeOrigin = 0;              // subtracted from true times when they were made relative
     std::optional<Fingerprint> m_fingerprint; // what the open saw (with a snapshot folder)
     Access m_access;
 

@@ -104,7 +104,7 @@ core::Result<SnapshotFrames::Frame> checkFile(SnapshotFrames& f)
 }
 
 void putHeader(Out& o, const core::RecordingInfo& info, const OpenWarnings& w, const Fingerprint& fingerprint,
-               std::optional<core::Uutc> timeOffset)
+               std::optional<core::Uutc> timeOffset, core::Uutc timeOrigin)
 {
     o.text(absolute(info.path));
     putFingerprint(o, fingerprint);
@@ -118,14 +118,15 @@ void putHeader(Out& o, const core::RecordingInfo& info, const OpenWarnings& w, c
     snapshot::putStrings(o, w.sessionRecords);
     for (const auto& list : w.channelRecords) snapshot::putStrings(o, list);
     snapshot::putStrings(o, w.times);
-    o.put<std::uint8_t>(timeOffset.has_value()), o.put(timeOffset.value_or(0));
+    snapshot::putStrings(o, w.checks);
+    o.put<std::uint8_t>(timeOffset.has_value()), o.put(timeOffset.value_or(0)), o.put(timeOrigin);
     snapshot::putStrings(o, {info.subject.id, info.subject.name, info.subject.sex, info.subject.birthdate,
                              info.site.adminCode, info.site.technician, info.site.equipment, info.site.location});
 }
 
 // The description; false when it does not decode whole or disagrees with the frame table.
 bool getHeader(In& in, core::RecordingInfo& info, OpenWarnings& w, std::optional<core::Uutc>& timeOffset,
-               std::size_t channels)
+               core::Uutc& timeOrigin, std::size_t channels)
 {
     info.format = in.text();
     info.start = in.get<std::int64_t>(), info.end = in.get<std::int64_t>(), info.timesKnown = in.get<std::uint8_t>();
@@ -141,9 +142,11 @@ bool getHeader(In& in, core::RecordingInfo& info, OpenWarnings& w, std::optional
     w.channelRecords.resize(channels);
     for (auto& list : w.channelRecords) list = snapshot::getStrings(in);
     w.times = snapshot::getStrings(in);
+    w.checks = snapshot::getStrings(in);
     const bool hasOffset = in.get<std::uint8_t>();
     const auto offset = in.get<std::int64_t>();
     if (hasOffset) timeOffset = offset;
+    timeOrigin = in.get<std::int64_t>();
     const std::vector<std::string> who = snapshot::getStrings(in);
     if (who.size() != 8) return false;
     info.subject = {who[0], who[1], who[2], who[3]};
@@ -226,7 +229,7 @@ core::Status saveSnapshot(const MefRecording& r, const Fingerprint& fingerprint,
 {
     if (r.accessLevel() != 0) return makeError(ErrorCode::Unsupported, "sessions with passwords are not snapshotted");
     Out header;
-    putHeader(header, r.m_info, r.m_openWarnings, fingerprint, r.m_timeOffset);
+    putHeader(header, r.m_info, r.m_openWarnings, fingerprint, r.m_timeOffset, r.m_timeOrigin);
     std::vector<std::vector<std::uint8_t>> frames, files;
     auto packed = compress(header.b);
     if (!packed) return packed.error();
@@ -294,7 +297,7 @@ core::Result<std::unique_ptr<MefRecording>> parseSnapshot(std::vector<std::uint8
     Fingerprint fingerprint = snapshot::getFingerprint(in);
     const std::size_t channels = frames->channels.size();
     if (!samePath || !in.ok || (!fingerprint.archive && fingerprint.channels.size() != channels) ||
-        !getHeader(in, r->m_info, r->m_openWarnings, r->m_timeOffset, channels))
+        !getHeader(in, r->m_info, r->m_openWarnings, r->m_timeOffset, r->m_timeOrigin, channels))
         return makeError(ErrorCode::Corrupt, "damaged or old snapshot", frames->file);
     r->m_info.path = sessionPath; // this open's path, as a full open would give it
     fingerprint.root = treeRootOf(sessionPath, fingerprint.archive);

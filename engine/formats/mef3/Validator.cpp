@@ -1,13 +1,17 @@
 // Validation walks the session layout itself, so damage that stops the reader is reported, not fatal.
 #include "formats/mef3/Validator.h"
 
+#include "formats/mef3/BlockMap.h"
 #include "formats/mef3/Crc32.h"
+#include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Metadata.h"
 #include "formats/mef3/MetadataChecks.h"
 #include "formats/mef3/Records.h"
 #include "formats/mef3/RedBlock.h"
 #include "formats/mef3/SessionLayout.h"
 #include "formats/mef3/TimeSeriesIndex.h"
+
+#include <algorithm>
 
 namespace lv::formats::mef3 {
 
@@ -34,6 +38,8 @@ private:
     void problem(const core::Error& e) { m_problems.push_back({e.path, e.offset, e.message}); }
     bool load(const std::string& file, std::vector<std::uint8_t>& bytes);
     void blocks(const TimeSeriesIndex& index, const std::string& dataFile, const TimeSeriesMetadata* metadata);
+    void decode(RedBlockHeader h, std::span<const std::uint8_t> bytes, const std::string& path, std::int64_t offset,
+                const std::string& block);
 
     const io::FileTree& m_tree;
     std::string m_password;
@@ -41,7 +47,25 @@ private:
     Access m_access;
     bool m_accessDecided = false;
     std::vector<Problem> m_problems;
+    std::vector<std::int32_t> m_samples;
 };
+
+// Decodes a block whose header and CRC are right: what a read would refuse (differences that run past the block),
+// validate reports. Blocks encrypted at a level the password does not open are not decoded.
+void Checker::decode(RedBlockHeader h, std::span<const std::uint8_t> bytes, const std::string& path,
+                     std::int64_t offset, const std::string& block)
+{
+    if (h.sampleCount > kMaxBlockSamples)
+        return problem(path, offset, block + " claims more samples than a block holds");
+    if (const int level = h.encryptionLevel(); level > 0) {
+        const auto& key = level == 1 ? m_access.level1Key : m_access.level2Key;
+        if (!key) return;
+        aesDecrypt(*key, std::span(h.statistics).first(16));
+    }
+    m_samples.resize(h.sampleCount);
+    if (auto decoded = decodeRed(h, bytes, m_samples); !decoded)
+        problem(path, offset, block + ": " + decoded.error().message);
+}
 
 bool Checker::load(const std::string& file, std::vector<std::uint8_t>& bytes)
 {
@@ -79,6 +103,8 @@ void Checker::blocks(const TimeSeriesIndex& index, const std::string& dataFile, 
         if (!redCrcOk(h, bytes)) problem(path, e.fileOffset, block + " CRC mismatch");
         if (auto values = checkRedHeaderValues(h); !values)
             problem(path, e.fileOffset, block + ": " + values.error().message);
+        else if (redCrcOk(h, bytes))
+            decode(h, bytes, path, e.fileOffset, block);
         const bool noTime = e.startTime == kUutcNoEntry; // no start time: said, and left out of the order check
         if (noTime) problem(path, e.fileOffset, block + " has no start time");
         const std::int64_t t = noTime ? lastTime : e.startTime < 0 ? -e.startTime : e.startTime;
@@ -162,6 +188,35 @@ void Checker::records(const std::string& base)
     for (const std::string& w : parsed->warnings) problem(path, -1, w.substr(w.find(": ") + 2));
 }
 
+// Whether a problem already names the file `text` starts with (a warning begins with its file's path).
+bool alreadyNamed(const std::vector<Problem>& problems, const std::string& text)
+{
+    return std::any_of(problems.begin(), problems.end(), [&](const Problem& p) {
+        return !p.path.empty() && text.compare(0, p.path.size(), p.path) == 0;
+    });
+}
+
+// What opening the session finds that the file walk does not: rates against header spans, block times against the
+// headers, grid bounds, the times against the present. Each, unless a problem already names its file.
+void openCheck(const std::string& path, const std::string& password, std::vector<Problem>& problems)
+{
+    auto recording = openMef3(path, OpenOptions{password});
+    if (!recording) {
+        const core::Error& e = recording.error();
+        if (e.code == core::ErrorCode::Cancelled || e.code == core::ErrorCode::PasswordRequired ||
+            e.code == core::ErrorCode::WrongPassword || alreadyNamed(problems, e.path))
+            return;
+        problems.push_back({e.path, e.offset, e.message});
+        return;
+    }
+    const OpenWarnings& w = (*recording)->openWarnings();
+    std::vector<std::string> found;
+    for (const auto& list : w.channels) found.insert(found.end(), list.begin(), list.end());
+    found.insert(found.end(), w.checks.begin(), w.checks.end());
+    for (const std::string& text : found)
+        if (!alreadyNamed(problems, text)) problems.push_back({"", -1, text});
+}
+
 } // namespace
 
 core::Result<std::vector<Problem>> validateSession(const std::string& path, const std::string& password,
@@ -186,7 +241,9 @@ core::Result<std::vector<Problem>> validateSession(const std::string& path, cons
         }
     }
     if (check.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "validation cancelled");
-    return check.take();
+    std::vector<Problem> problems = check.take();
+    openCheck(path, password, problems);
+    return problems;
 }
 
 } // namespace lv::formats::mef3

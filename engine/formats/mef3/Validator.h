@@ -11,7 +11,7 @@
 namespace lv::formats::mef3 {
 
 struct Problem {
-    std::string path;
+    std::string path;         // empty when `what` begins with the path itself (a warning of the open)
     std::int64_t offset = -1; // byte offset in that file, or -1
     std::string what;
 };

@@ -120,8 +120,8 @@ TEST_F(CliErrors, ValidateSaysWhatItIsGivenWhenItIsNotASession)
     const std::string edf = (test::testdata() / "edf/ref_edflib.edf").string();
     const auto clean = runCli({"validate", edf});
     EXPECT_EQ(clean.exitStatus, 0) << clean.output;
-    EXPECT_EQ(clean.output,
-              "not a MEF 3.0 session: " + edf + " is an EDF+C file; checked its header and 10 records: no problems\n");
+    EXPECT_EQ(clean.output, "not a MEF 3.0 session: " + edf +
+                                " is an EDF+C file; checked its header and every sample of 10 records: no problems\n");
 
     const fs::path cut = m_dir.path() / "cut.edf";
     auto bytes = test::readBytes(edf);
@@ -132,7 +132,8 @@ TEST_F(CliErrors, ValidateSaysWhatItIsGivenWhenItIsNotASession)
     EXPECT_NE(damaged.output.find(cut.string() + ": the header announces 10 data records, the file holds 9: read 9"),
               std::string::npos)
         << damaged.output;
-    EXPECT_NE(damaged.output.find("checked its header and 9 records: 2 problems"), std::string::npos) << damaged.output;
+    EXPECT_NE(damaged.output.find("checked its header and every sample of 9 records: 2 problems"), std::string::npos)
+        << damaged.output;
 
     const fs::path fifo = m_dir.path() / "pipe";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

@@ -82,6 +82,16 @@ TEST(CliLayoutDamage, AChannelWithoutSegmentsIsAProblem)
     EXPECT_NE(out.find("channel ch2 has no segments"), std::string::npos) << out;
     EXPECT_EQ(runCli("validate " + session.string(), out), 1);
     EXPECT_EQ(out, (session / "ch2.timd").string() + ": channel has no segments\n");
+    // Such a channel cannot be written to MEF (it has no rate): the input's problem, exit 3, nothing written.
+    const fs::path target = dir.path() / "out.mefd";
+    EXPECT_EQ(runCli("convert " + session.string() + " " + target.string(), out), 3);
+    EXPECT_NE(out.find("longview-cli: " + session.string() +
+                       ": channel ch2 has no samples and no sampling rate (its segments are missing): it cannot be "
+                       "written; leave it out with --channels"),
+              std::string::npos)
+        << out;
+    EXPECT_FALSE(fs::exists(target));
+    EXPECT_EQ(runCli("convert " + session.string() + " " + target.string() + " --channels ch1", out), 0) << out;
 }
 
 } // namespace

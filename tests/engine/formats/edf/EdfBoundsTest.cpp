@@ -2,6 +2,8 @@
 // signal's rate (samples a record over the duration) must lie within [1e-6, 1e6] Hz.
 #include "EdfTestSupport.h"
 
+#include "core/Recording.h"
+
 #include <chrono>
 #include <gtest/gtest.h>
 #include <tuple>
@@ -129,6 +131,36 @@ TEST(EdfBounds, DigitalBoundsOutsideTheSampleWidthAndAbsurdPhysicalBoundsAreRefu
         auto r = openWithRange(file, column, value);
         EXPECT_TRUE(r.ok()) << value << ": " << r.error().describe();
     }
+}
+
+TEST(EdfBounds, SamplesOutsideTheDeclaredDigitalRangeAreSaidOnceAndKeptAsStored)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto clean = openEdf((lv::test::testdata() / "edf/test_generator.edf").string());
+    ASSERT_TRUE(clean.ok()) << clean.error().describe();
+    auto narrowed = openWithRange(file, 3, "0"); // digital maximum 0: every positive sample lies outside
+    ASSERT_TRUE(narrowed.ok()) << narrowed.error().describe();
+    std::vector<std::size_t> first = {0};
+    const core::TimeRange all{(*clean)->info().start, (*clean)->info().end};
+    auto before = core::readRange(**clean, first, all, {});
+    auto after = core::readRange(**narrowed, first, all, {});
+    ASSERT_TRUE(before.ok() && after.ok());
+    EXPECT_EQ((*after)[0].raw, (*before)[0].raw); // kept as stored
+    EXPECT_TRUE((*clean)->takeWarnings().empty());
+    const std::vector<std::string> warnings = (*narrowed)->takeWarnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    const EdfSignal& s = (*clean)->header().signals[0];
+    const std::string head = file.string() + ": signal 1 (\"" + s.label + "\"): sample ";
+    ASSERT_EQ(warnings[0].rfind(head, 0), 0u) << warnings[0];
+    EXPECT_GT(std::stoi(warnings[0].substr(head.size())), 0);
+    EXPECT_NE(warnings[0].find(" lies outside the digital range [" + std::to_string(s.digitalMin) +
+                               ", 0] its header declares: the range or the samples are damaged (values kept as "
+                               "stored)"),
+              std::string::npos)
+        << warnings[0];
+    ASSERT_TRUE(core::readRange(**narrowed, first, all, {}).ok());
+    EXPECT_TRUE((*narrowed)->takeWarnings().empty()); // once per channel
 }
 
 TEST(EdfBounds, RecordsOfNoDurationWithSamplesAreRefused)

@@ -87,6 +87,14 @@ public:
         m_edits.push_back({"field " + name + "@" + std::to_string(at) + "=" + value, at, std::move(bytes)});
     }
     std::vector<FieldEdit> take() { return std::move(m_edits); }
+    // Marks the edits whose `what` ends with `suffix`.
+    void mark(const std::string& suffix, Seen seen)
+    {
+        for (FieldEdit& e : m_edits)
+            if (e.what.size() >= suffix.size() &&
+                e.what.compare(e.what.size() - suffix.size(), suffix.size(), suffix) == 0)
+                e.seen = seen;
+    }
 
 private:
     const std::vector<std::uint8_t>& m_file;
@@ -131,6 +139,9 @@ void metadata(Edits& e, const std::vector<std::uint8_t>& f)
     }
     if (load<std::int8_t>(f, 1025) <= 0) {
         e.i64("recordingTimeOffset", 13312, {kMin64, kMax64, k55Years});
+        // No offset (UUTC_NO_ENTRY) with offset times is exactly what a copy of a level-1 view holds: times read
+        // as relative, said so by every command, but nothing tells it from such a copy.
+        e.mark("recordingTimeOffset@13312=" + std::to_string(kMin64), Seen::Never);
         e.i32("gmtOffset", 13336, {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()});
     }
 }
@@ -242,6 +253,11 @@ std::vector<FieldEdit> edfFieldEdits(const std::vector<std::uint8_t>& file)
         e.text(name + "digitalMinimum", 256 + 120 * ns + 8 * s, 8, {"0", "-9999999", "abc"});
         e.text(name + "digitalMaximum", 256 + 128 * ns + 8 * s, 8, {"0", "99999999"});
         e.text(name + "samplesPerRecord", 256 + 216 * ns + 8 * s, 8, {"0", "-1", "1", "99999999"});
+        // A physical minimum of 0 below a positive maximum is a valid header of another scale (EDF has no
+        // checksum); a digital range of 0 at one end leaves samples outside it, which only a read sees.
+        e.mark(name + "physicalMinimum@" + std::to_string(256 + 104 * ns + 8 * s) + "=\"0\"", Seen::Never);
+        e.mark(name + "digitalMinimum@" + std::to_string(256 + 120 * ns + 8 * s) + "=\"0\"", Seen::ByReads);
+        e.mark(name + "digitalMaximum@" + std::to_string(256 + 128 * ns + 8 * s) + "=\"0\"", Seen::ByReads);
     }
     return e.take();
 }

@@ -7,11 +7,19 @@
 
 namespace lv::corpus {
 
+// Which commands can tell an edit from the clean file.
+enum class Seen {
+    Always,
+    ByReads, // only those that read the samples (not `info`): EDF digital range narrowed below the samples
+    Never,   // the file is a valid file of another recording (EDF has no checksum; a level-1 copy has no offset)
+};
+
 // One value to write at one offset: `bytes` are what lands there, `what` names field and value.
 struct FieldEdit {
     std::string what;
     std::size_t offset = 0;
     std::vector<std::uint8_t> bytes;
+    Seen seen = Seen::Always;
 };
 
 // Edits for a MEF file of `type` ("tmet", "tidx", "tdat", "rdat", "ridx"): the universal header's fields and

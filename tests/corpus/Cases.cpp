@@ -142,6 +142,8 @@ void fields(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const st
         c.what = std::move(e.what);
         c.offset = e.offset;
         c.bytes = std::move(e.bytes);
+        c.undetectable = e.seen == Seen::Never;
+        c.onlyReadsSee = e.seen == Seen::ByReads;
         out.push_back(std::move(c));
     }
 }
@@ -177,6 +179,8 @@ void tarMembers(std::vector<Case>& out, const std::vector<std::uint8_t>& tar)
                 c.offset = at + 512 + e.offset;
                 c.bytes = e.bytes;
                 c.checksums = Checksums::Recomputed;
+                c.undetectable = e.seen == Seen::Never;
+                c.onlyReadsSee = e.seen == Seen::ByReads;
                 c.memberStart = at + 512;
                 c.memberSize = size;
                 c.memberType = type;
@@ -229,7 +233,8 @@ std::vector<Case> casesForBytes(const std::vector<std::uint8_t>& bytes, const st
         const std::size_t header =
             256 * (1 + std::strtoul(std::string(bytes.begin() + 252, bytes.begin() + 256).c_str(), nullptr, 10));
         for (Case& c : cases)
-            c.undetectable = c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0 && c.offset >= header;
+            c.undetectable =
+                c.undetectable || (c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0 && c.offset >= header);
     }
     if (type == "tar") {
         // Header field edits again with the member header checksum recomputed.

@@ -35,6 +35,8 @@ struct Case {
     Checksums checksums = Checksums::Left;
     // The change cannot be told from data (EDF/BDF samples have no checksum): changed values are no finding.
     bool undetectable = false;
+    // Only commands that read the samples can tell (FieldEdit's Seen::ByReads): `info` is not asked to.
+    bool onlyReadsSee = false;
     // A MEF file inside a tar: its bytes [memberStart, memberStart + memberSize), kind by `memberType`.
     std::size_t memberStart = 0;
     std::size_t memberSize = 0;

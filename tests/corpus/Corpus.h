@@ -56,6 +56,6 @@ std::map<std::string, CommandResult> runCommands(const Settings& s, const Source
 // Compares a damaged run's results with the clean run; `damaged` is the file name the messages should name.
 std::vector<Finding> classify(const Settings& s, const std::map<std::string, CommandResult>& results,
                               const Baseline& clean, const std::string& damaged, const std::string& inputName,
-                              bool undetectable = false);
+                              bool undetectable = false, bool onlyReadsSee = false);
 
 } // namespace lv::corpus

@@ -206,8 +206,8 @@ int main(int argc, char** argv)
             applyCase(c, input);
             const auto results = runCommands(s, *c.source, input, &baselines[c.source]);
             const std::string damaged = c.file.empty() ? input.filename().string() : c.file.filename().string();
-            const auto found =
-                classify(s, results, baselines[c.source], damaged, input.filename().string(), c.undetectable);
+            const auto found = classify(s, results, baselines[c.source], damaged, input.filename().string(),
+                                        c.undetectable, c.onlyReadsSee);
             std::lock_guard guard(lock);
             auto& row = table[c.source->name];
             ++row["cases"];

@@ -11,19 +11,32 @@ packages=(
   python3 python3-numpy python3-mne
   edfbrowser xvfb xauth biosig-tools
 )
+# Installed without their recommends (slurm-wlm's pull in about 25 plugin packages): the one-node cluster
+# of packaging/slurm-check.sh needs only the daemons, the client commands and munge.
+lean=(
+  slurm-wlm munge
+)
 
 missing=()
-for p in "${packages[@]}"; do
+missing_lean=()
+for p in "${packages[@]}" "${lean[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+  [[ "$status" == "install ok installed" ]] && continue
+  if [[ " ${lean[*]} " == *" $p "* ]]; then missing_lean+=("$p"); else missing+=("$p"); fi
 done
-if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "setup-debian: all ${#packages[@]} packages present"
+if [[ ${#missing[@]} -eq 0 && ${#missing_lean[@]} -eq 0 ]]; then
+  echo "setup-debian: all $((${#packages[@]} + ${#lean[@]})) packages present"
   exit 0
 fi
 
 sudo=""
 if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
-echo "setup-debian: installing ${missing[*]}"
+to_install=("${missing[@]}" "${missing_lean[@]}")
+echo "setup-debian: installing ${to_install[*]}"
 $sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+if [[ ${#missing[@]} -gt 0 ]]; then
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+if [[ ${#missing_lean[@]} -gt 0 ]]; then
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing_lean[@]}"
+fi

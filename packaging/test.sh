@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite: a short run of every libFuzzer target, then the test suite
-# in a dev build (-Werror), the style check (clang-format on every source, clang-tidy on every engine source,
-# about 5 minutes on 2 cores; it needs the dev build's compile_commands.json), and the test suite again under
-# ASan+UBSan (ctest's summary closes the output).
+# in a dev build (-Werror), `batch --shard` as a Slurm job array on a one-node cluster (about 25 s), the style
+# check (clang-format on every source, clang-tidy on every engine source, about 5 minutes on 2 cores; it needs
+# the dev build's compile_commands.json), and the test suite again under ASan+UBSan (ctest's summary closes the
+# output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packaging/setup-debian.sh
@@ -15,6 +16,8 @@ for preset in dev asan; do
   echo "== $preset: test"
   ctest --preset "$preset" -j "$(nproc)"
   if [[ $preset == dev ]]; then
+    echo "== slurm: batch --shard as a 4-task job array on a one-node cluster"
+    packaging/slurm-check.sh build/dev/app/cli/longview-cli
     echo "== style: clang-format and clang-tidy"
     LONGVIEW_TIDY_ALL=1 packaging/check-style.sh
   fi

@@ -2,6 +2,7 @@
 #include "CliSupport.h"
 
 #include "common/ErrorText.h"
+#include "convert/Selection.h"
 #include "core/TextEscape.h"
 #include "core/TimeFormat.h"
 #include "formats/RecordingOpener.h"
@@ -86,45 +87,12 @@ std::optional<Session> openSession(const CommonOptions& options, int& exitCode)
 
 std::optional<Selection> select(const core::RecordingInfo& info, const SelectionOptions& options, int& exitCode)
 {
-    Selection sel;
-    sel.range = {info.start, info.end};
-    if (options.channels.empty()) {
-        for (std::size_t i = 0; i < info.channels.size(); ++i) sel.channels.push_back(i);
-    } else {
-        std::stringstream list(options.channels);
-        for (std::string name; std::getline(list, name, ',');) {
-            const int index = info.channelIndex(name);
-            if (index < 0) {
-                std::string known;
-                for (const auto& c : info.channels) known += (known.empty() ? "" : ", ") + c.name;
-                exitCode = fail(core::makeError(core::ErrorCode::InvalidArgument,
-                                                "no channel \"" + name + "\" (channels: " + known + ")"));
-                return std::nullopt;
-            }
-            sel.channels.push_back(static_cast<std::size_t>(index));
-        }
-    }
-    for (auto [text, target] : {std::pair{&options.start, &sel.range.start}, std::pair{&options.end, &sel.range.end}}) {
-        if (text->empty()) continue;
-        auto t = core::parseTimeArgument(*text, info.start);
-        if (!t) {
-            exitCode = fail(t.error());
-            return std::nullopt;
-        }
-        *target = *t;
-    }
-    if (info.end < info.start) { // the file's own span: damage the reader let through, not the options
-        exitCode = fail(core::makeError(core::ErrorCode::Corrupt,
-                                        "the recording ends (" + core::formatIso(info.end) + ") before it starts (" +
-                                            core::formatIso(info.start) + ")",
-                                        info.path));
+    auto selection = convert::resolveSelection(info, {options.channels, options.start, options.end});
+    if (!selection) {
+        exitCode = fail(selection.error());
         return std::nullopt;
     }
-    if (sel.range.end < sel.range.start) {
-        exitCode = fail(core::makeError(core::ErrorCode::InvalidArgument, "--end lies before --start"));
-        return std::nullopt;
-    }
-    return sel;
+    return Selection{std::move(selection->channels), selection->range};
 }
 
 core::ReadControl readControl(Session& session, const std::string& what)

@@ -19,5 +19,6 @@ std::function<int()> addExtractCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);
 std::function<int()> addRecoverCommand(CLI::App& app);
 std::function<int()> addSynthCommand(CLI::App& app);
+std::function<int()> addBatchCommand(CLI::App& app);
 
 } // namespace lv::cli

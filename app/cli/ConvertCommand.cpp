@@ -3,7 +3,7 @@
 #include "ConvertCommand.h"
 #include "Commands.h"
 
-#include "convert/MefExport.h"
+#include "convert/Targets.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -13,43 +13,29 @@ namespace lv::cli {
 
 namespace {
 
-bool endsWith(const std::string& s, const std::string& suffix)
-{
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// Runs the export that OUT's extension names.
+// Runs the export that OUT's extension names (convert/Targets.h).
 core::Status exportTo(Session& session, const Selection& selection, const ConvertOptions& o,
                       const core::ReadControl& control)
 {
-    if (endsWith(o.output, ".csv")) {
-        const convert::CsvOptions csv{selection.channels, selection.range, o.raw, o.time, o.fillGaps};
-        return convert::exportCsv(*session.recording, csv, o.output, control);
-    }
-    if (endsWith(o.output, ".edf") || endsWith(o.output, ".bdf")) {
-        const convert::EdfExportOptions edf{selection.channels, selection.range, endsWith(o.output, ".bdf"), o.gaps,
-                                            o.fillValue};
-        auto result = convert::exportEdf(*session.recording, edf, o.output, control);
-        if (!result) return result.error();
-        finishProgress();
-        printWarnings(result->warnings);
-        if (result->files.size() > 1)
-            for (const std::string& f : result->files) std::printf("%s\n", f.c_str());
-        return {};
-    }
-    const convert::MefExportOptions mef{selection.channels, selection.range, o.blockSeconds, o.level1Password,
-                                        o.level2Password};
-    return convert::exportMef(*session.recording, mef, o.output, control);
+    const convert::TargetOptions target{
+        o.raw, o.time, o.fillGaps, o.blockSeconds, o.level1Password, o.level2Password, o.gaps, o.fillValue};
+    auto written =
+        convert::exportTo(*session.recording, {selection.channels, selection.range}, target, o.output, control);
+    if (!written) return written.error();
+    finishProgress();
+    printWarnings(written->warnings);
+    if (written->files.size() > 1)
+        for (const std::string& f : written->files) std::printf("%s\n", f.c_str());
+    return {};
 }
 
 } // namespace
 
 int checkOutputName(const std::string& output)
 {
-    if (!endsWith(output, ".csv") && !endsWith(output, ".mefd") && !endsWith(output, ".edf") &&
-        !endsWith(output, ".bdf"))
+    if (!convert::targetForOutput(output))
         return fail(core::makeError(core::ErrorCode::InvalidArgument, "cannot tell the output format of \"" + output +
-                                                                          "\": use a .csv, .mefd, .edf or .bdf name"));
+                                                                          "\": use " + convert::knownTargetNames()));
     return kOk;
 }
 

@@ -1,0 +1,197 @@
+// longview-cli batch: every recording under the inputs converted to one format under one folder, side by side,
+// a shard of them per cluster task; a failing file does not stop the rest (exit 5 when some failed).
+#include "Commands.h"
+#include "ConvertCommand.h"
+
+#include "convert/BatchPlan.h"
+#include "convert/JobQueue.h"
+#include "core/TextEscape.h"
+#include "formats/mef3/Snapshot.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace lv::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BatchOptions {
+    ConvertOptions convert;
+    std::vector<std::string> inputs;
+    std::string to;
+    std::string outDir;
+    std::size_t jobs = 1;
+    std::string shard = "0/1";
+    bool skipExisting = false;
+    bool json = false;
+};
+
+enum class Status { Ok, Failed, Skipped, Cancelled };
+
+struct Row {
+    const convert::BatchItem* item = nullptr;
+    Status status = Status::Failed;
+    convert::JobResult result;
+};
+
+const char* statusName(Status s)
+{
+    switch (s) {
+    case Status::Ok:
+        return "ok";
+    case Status::Failed:
+        return "failed";
+    case Status::Skipped:
+        return "skipped";
+    case Status::Cancelled:
+        return "cancelled";
+    }
+    return "";
+}
+
+convert::ConvertJob jobFor(const BatchOptions& o, const convert::BatchItem& item)
+{
+    const ConvertOptions& c = o.convert;
+    convert::ConvertJob job;
+    job.inputs = {item.input};
+    job.output = item.output;
+    job.password = c.common.password;
+    job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+    job.selection = {c.selection.channels, c.selection.start, c.selection.end};
+    job.target = {c.raw, c.time, c.fillGaps, c.blockSeconds, c.level1Password, c.level2Password, c.gaps, c.fillValue};
+    job.verifyCrc = !c.noVerifyCrc;
+    job.skipDamaged = c.skipDamaged;
+    return job;
+}
+
+// Empty folders a failed job's output left on the way from `outDir` (the writer removed its own files).
+void removeEmptyParents(const fs::path& output, const fs::path& outDir)
+{
+    std::error_code ec;
+    for (fs::path p = output.parent_path(); !p.empty() && p != outDir && p.string().size() > outDir.string().size();
+         p = p.parent_path())
+        if (!fs::remove(p, ec)) break;
+}
+
+void printTable(const std::vector<Row>& rows)
+{
+    std::printf("%-9s %9s %13s %8s  %s\n", "status", "seconds", "samples", "warnings", "input -> output");
+    for (const Row& r : rows) {
+        std::printf("%-9s %9.2f %13lld %8zu  %s -> %s\n", statusName(r.status), r.result.seconds,
+                    static_cast<long long>(r.result.samples), r.result.warnings.size(),
+                    core::escapeControls(r.item->input).c_str(), core::escapeControls(r.item->output).c_str());
+        if (r.item->renamed) std::printf("%36s(named apart from another input of the same name)\n", "");
+        if (r.status == Status::Failed || r.status == Status::Cancelled)
+            std::printf("%36s%s\n", "", core::escapeControls(app::errorText(r.result.error)).c_str());
+    }
+}
+
+void printJson(const std::vector<Row>& rows, std::size_t counts[4])
+{
+    nlohmann::json items = nlohmann::json::array();
+    for (const Row& r : rows) {
+        nlohmann::json x = {{"input", r.item->input},
+                            {"output", r.item->output},
+                            {"status", statusName(r.status)},
+                            {"seconds", r.result.seconds},
+                            {"samples", r.result.samples},
+                            {"channels", r.result.channels},
+                            {"annotations", r.result.annotations},
+                            {"renamed", r.item->renamed},
+                            {"warnings", r.result.warnings},
+                            {"outputs", r.result.outputs}};
+        if (r.status == Status::Failed || r.status == Status::Cancelled)
+            x["error"] = app::errorText(r.result.error, app::Audience::Gui);
+        items.push_back(std::move(x));
+    }
+    const nlohmann::json out = {{"items", items},
+                                {"succeeded", counts[0]},
+                                {"failed", counts[1]},
+                                {"skipped", counts[2]},
+                                {"cancelled", counts[3]}};
+    std::printf("%s\n", out.dump(2, ' ', true).c_str());
+}
+
+int run(BatchOptions& o)
+{
+    const convert::TargetFormat* target = convert::targetForExtension(o.to);
+    if (!target)
+        return fail(core::makeError(core::ErrorCode::InvalidArgument,
+                                    "--to \"" + o.to + "\" is no target format: use " + convert::knownTargetNames()));
+    auto shard = convert::parseShard(o.shard);
+    if (!shard) return fail(shard.error());
+    auto plan = convert::planBatch(o.inputs, o.outDir, o.to);
+    if (!plan) return fail(plan.error());
+    const std::vector<convert::BatchItem> items = convert::shardOf(*plan, *shard);
+    const fs::path outDir = fs::weakly_canonical(fs::absolute(o.outDir));
+    std::vector<Row> rows(items.size());
+    std::vector<convert::ConvertJob> jobs;
+    std::vector<std::size_t> rowOfJob;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        rows[i].item = &items[i];
+        std::error_code ec;
+        if (o.skipExisting && fs::exists(items[i].output, ec)) {
+            rows[i].status = Status::Skipped;
+            continue;
+        }
+        fs::create_directories(fs::path(items[i].output).parent_path(), ec);
+        jobs.push_back(jobFor(o, items[i]));
+        rowOfJob.push_back(i);
+    }
+    const bool terminal = ::isatty(STDERR_FILENO) && !o.json;
+    std::size_t finished = 0;
+    convert::QueueEvents events;
+    events.finished = [&](std::size_t j, const convert::JobResult& r) {
+        ++finished;
+        if (terminal)
+            std::fprintf(stderr, "\rbatch: %zu of %zu done (%s %s)\x1b[K", finished, jobs.size(),
+                         r.ok ? "ok" : "failed", core::escapeControls(jobs[j].inputs.front()).c_str());
+    };
+    const auto results = convert::runJobs(jobs, {o.jobs, o.convert.common.threads, cancelToken()}, events);
+    if (terminal && !jobs.empty()) std::fputc('\n', stderr);
+    std::size_t counts[4] = {0, 0, 0, 0};
+    bool cancelled = cancelToken()->cancelled();
+    for (std::size_t j = 0; j < results.size(); ++j) {
+        Row& row = rows[rowOfJob[j]];
+        row.result = results[j];
+        const bool stopped = !results[j].ok && results[j].error.code == core::ErrorCode::Cancelled;
+        row.status = results[j].ok ? Status::Ok : stopped ? Status::Cancelled : Status::Failed;
+        if (!results[j].ok) removeEmptyParents(jobs[j].output, outDir);
+    }
+    for (const Row& r : rows) ++counts[static_cast<int>(r.status)];
+    if (o.json)
+        printJson(rows, counts);
+    else
+        printTable(rows);
+    if (cancelled) return kCancelled;
+    return counts[1] > 0 ? static_cast<int>(app::kExitBatchPartial) : static_cast<int>(kOk);
+}
+
+} // namespace
+
+std::function<int()> addBatchCommand(CLI::App& app)
+{
+    auto* command = app.add_subcommand("batch", "Convert every recording under the inputs to one format under --out, "
+                                                "side by side; exit 5 when some failed");
+    auto o = std::make_shared<BatchOptions>();
+    command->add_option("IN", o->inputs, "Recordings or folders searched for recordings (.mefd, .mefd.tar, .edf, .bdf)")
+        ->required();
+    command->add_option("--to", o->to, "Target format: mefd, edf, bdf or csv")->required();
+    command->add_option("--out", o->outDir, "Output folder (the inputs' relative layout is kept under it)")->required();
+    command->add_option("--jobs", o->jobs, "Conversions side by side (default 1); --threads are shared among them")
+        ->check(CLI::Range(1, 256));
+    command->add_option("--shard", o->shard,
+                        "I/N: this task's share of the sorted inputs (a Slurm job array: "
+                        "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT, --array=0-(N-1))");
+    command->add_flag("--skip-existing", o->skipExisting, "Leave out inputs whose output exists (a re-run resumes)");
+    command->add_flag("--json", o->json, "Print the result as JSON");
+    addConvertOptions(*command, o->convert);
+    return [o]() { return run(*o); };
+}
+
+} // namespace lv::cli

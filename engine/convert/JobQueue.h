@@ -1,0 +1,29 @@
+// Runs conversion jobs side by side: at most `jobs` at once, the decode threads shared out among them; a failing
+// job records its error and the queue goes on; cancellation stops the running jobs and starts no more.
+#pragma once
+
+#include "convert/ConvertJob.h"
+
+#include <functional>
+#include <vector>
+
+namespace lv::convert {
+
+struct QueueOptions {
+    std::size_t jobs = 1;    // side by side
+    std::size_t threads = 0; // decode/encode threads in all (0: all cores), each job gets threads / jobs (>= 1)
+    const core::CancelToken* cancel = nullptr;
+};
+
+// Called when job `index` starts (result empty) and when it ends, one call at a time.
+struct QueueEvents {
+    std::function<void(std::size_t index)> started;
+    std::function<void(std::size_t index, const JobResult& result)> finished;
+    std::function<void(std::size_t index, std::uint64_t done, std::uint64_t total)> progress; // any thread
+};
+
+// Every job's result, in the jobs' order. Jobs not started because of cancellation fail with Cancelled.
+std::vector<JobResult> runJobs(const std::vector<ConvertJob>& jobs, const QueueOptions& options,
+                               const QueueEvents& events = {});
+
+} // namespace lv::convert

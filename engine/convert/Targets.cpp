@@ -1,0 +1,86 @@
+// The writable targets: CSV, MEF 3.0, EDF+ and BDF+.
+#include "convert/Targets.h"
+
+#include "convert/MefExport.h"
+
+namespace lv::convert {
+
+namespace {
+
+core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
+                                     const std::string& output, const core::ReadControl& control)
+{
+    LV_TRY(exportCsv(r, CsvOptions{s.channels, s.range, o.raw, o.time, o.fillGaps}, output, control));
+    return ExportOutcome{{output}, {}};
+}
+
+core::Result<ExportOutcome> writeMef(core::Recording& r, const Selection& s, const TargetOptions& o,
+                                     const std::string& output, const core::ReadControl& control)
+{
+    const MefExportOptions mef{s.channels, s.range, o.blockSeconds, o.level1Password, o.level2Password};
+    LV_TRY(exportMef(r, mef, output, control));
+    return ExportOutcome{{output}, {}};
+}
+
+core::Result<ExportOutcome> writeEdf(core::Recording& r, const Selection& s, const TargetOptions& o,
+                                     const std::string& output, const core::ReadControl& control, bool bdf)
+{
+    auto result = exportEdf(r, EdfExportOptions{s.channels, s.range, bdf, o.gaps, o.fillValue}, output, control);
+    if (!result) return result.error();
+    return ExportOutcome{std::move(result->files), std::move(result->warnings)};
+}
+
+bool endsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+const std::vector<TargetFormat>& targetFormats()
+{
+    using namespace std::placeholders;
+    static const std::vector<TargetFormat> formats = {
+        {"csv", "CSV on the common grid", writeCsv},
+        {"mefd", "MEF 3.0 session", writeMef},
+        {"edf", "EDF+ (16-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, false)},
+        {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true)},
+    };
+    return formats;
+}
+
+const TargetFormat* targetForOutput(const std::string& output)
+{
+    for (const TargetFormat& f : targetFormats())
+        if (endsWith(output, "." + f.extension)) return &f;
+    return nullptr;
+}
+
+const TargetFormat* targetForExtension(const std::string& extension)
+{
+    for (const TargetFormat& f : targetFormats())
+        if (f.extension == extension) return &f;
+    return nullptr;
+}
+
+std::string knownTargetNames()
+{
+    const auto& all = targetFormats();
+    std::string words = "a ";
+    for (std::size_t i = 0; i < all.size(); ++i)
+        words += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + ("." + all[i].extension);
+    return words + " name";
+}
+
+core::Result<ExportOutcome> exportTo(core::Recording& recording, const Selection& selection,
+                                     const TargetOptions& options, const std::string& output,
+                                     const core::ReadControl& control)
+{
+    const TargetFormat* target = targetForOutput(output);
+    if (!target)
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "cannot tell the output format of \"" + output + "\": use " + knownTargetNames());
+    return target->write(recording, selection, options, output, control);
+}
+
+} // namespace lv::convert

@@ -63,6 +63,7 @@ convert::ConvertJob jobFor(const BatchOptions& o, const convert::BatchItem& item
     job.password = c.common.password;
     job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
     job.selection = {c.selection.channels, c.selection.start, c.selection.end};
+    job.rename = c.rename;
     job.target = {c.raw, c.time, c.fillGaps, c.blockSeconds, c.level1Password, c.level2Password, c.gaps, c.fillValue};
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;

@@ -3,6 +3,7 @@
 #include "ConvertCommand.h"
 #include "Commands.h"
 
+#include "convert/RenamedRecording.h"
 #include "convert/Targets.h"
 
 #include <CLI/CLI.hpp>
@@ -45,6 +46,9 @@ int runConversion(Session& session, const ConvertOptions& o, const std::string& 
     printWarnings(session.recording->info().warnings);
     auto selection = select(session.recording->info(), o.selection, exitCode);
     if (!selection) return exitCode;
+    auto renamed = convert::RenamedRecording::wrap(std::move(session.recording), o.rename);
+    if (!renamed) return fail(renamed.error());
+    session.recording = std::move(*renamed);
     core::ReadControl control = readControl(session, what);
     control.verifyCrc = !o.noVerifyCrc;
     control.skipDamagedBlocks = o.skipDamaged;
@@ -71,6 +75,8 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
 {
     addCommonOptions(command, o.common);
     addSelectionOptions(command, o.selection);
+    command.add_option("--rename", o.rename,
+                       "Output channel names: OLD=NEW,OLD2=NEW2 (--channels takes the input's names)");
     command.add_flag("--raw", o.raw, "Stored integer counts instead of physical values");
     command.add_flag("--fill-gaps", o.fillGaps, "Keep rows where every channel is in a gap (empty cells)");
     command.add_flag("--skip-damaged", o.skipDamaged,

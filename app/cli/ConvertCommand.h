@@ -17,6 +17,7 @@ namespace lv::cli {
 struct ConvertOptions {
     CommonOptions common;
     SelectionOptions selection;
+    std::string rename; // "old=new,...": output channel names
     std::string output;
     bool raw = false;
     bool fillGaps = false;

@@ -2,6 +2,7 @@
 #include "convert/ConvertJob.h"
 
 #include "convert/MergedRecording.h"
+#include "convert/RenamedRecording.h"
 #include "formats/RecordingOpener.h"
 
 #include <algorithm>
@@ -55,18 +56,20 @@ JobResult runConvertJob(const ConvertJob& job, core::TaskRunner* runner, const c
     result.warnings = info.warnings;
     auto selection = resolveSelection(info, job.selection);
     if (!selection) return finish(fail(std::move(result), selection.error()));
+    auto renamed = RenamedRecording::wrap(std::move(*recording), job.rename);
+    if (!renamed) return finish(fail(std::move(result), renamed.error()));
     core::ReadControl control;
     control.runner = runner;
     control.cancel = cancel;
     control.progress = progress;
     control.verifyCrc = job.verifyCrc;
     control.skipDamagedBlocks = job.skipDamaged;
-    auto written = exportTo(**recording, *selection, job.target, job.output, control);
-    for (std::string& w : (*recording)->takeWarnings()) result.warnings.push_back(std::move(w));
+    auto written = exportTo(**renamed, *selection, job.target, job.output, control);
+    for (std::string& w : (*renamed)->takeWarnings()) result.warnings.push_back(std::move(w));
     if (!written) return finish(fail(std::move(result), written.error()));
     for (std::string& w : written->warnings) result.warnings.push_back(std::move(w));
     result.outputs = std::move(written->files);
-    count(info, *selection, result);
+    count((*renamed)->info(), *selection, result);
     result.ok = true;
     return finish(std::move(result));
 }

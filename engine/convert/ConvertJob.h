@@ -19,7 +19,8 @@ struct ConvertJob {
     std::string output;              // its extension picks the writer (Targets.h)
     std::string password;            // of encrypted inputs
     std::string snapshotDirectory;   // MEF metadata snapshots; empty: none
-    SelectionRequest selection;
+    SelectionRequest selection;      // channel names as the inputs give them
+    std::string rename;              // "old=new,...": output names (RenamedRecording)
     TargetOptions target;
     bool verifyCrc = true;
     bool skipDamaged = false;

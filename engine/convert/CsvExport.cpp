@@ -2,6 +2,7 @@
 #include "convert/CsvExport.h"
 
 #include "convert/CsvCell.h"
+#include "convert/CsvNumber.h"
 #include "core/TimeFormat.h"
 #include "io/AtomicFile.h"
 
@@ -41,13 +42,6 @@ core::Result<double> commonRate(const core::RecordingInfo& info, const std::vect
         }
     }
     return fs;
-}
-
-void appendNumber(std::string& out, double v)
-{
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
 }
 
 void appendNumber(std::string& out, std::int64_t v)
@@ -104,7 +98,7 @@ void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& 
             if (options.raw)
                 appendNumber(out, static_cast<std::int64_t>(v));
             else
-                appendNumber(out, static_cast<double>(v) * columns[c].factor + columns[c].physicalOffset);
+                appendCountValue(out, v, columns[c].factor, columns[c].physicalOffset);
         }
         out += '\n';
     }

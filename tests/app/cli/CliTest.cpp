@@ -1,6 +1,7 @@
 // longview-cli end to end: subcommands, JSON fields, CSV against the truth, exit statuses and messages.
 #include "support/TestSupport.h"
 
+#include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -119,7 +120,15 @@ TEST(Cli, ConvertReproducesEveryTruthCsv)
                     ASSERT_TRUE(rc.empty() && pc.empty()) << "row " << row;
                 } else {
                     ASSERT_EQ(std::stoll(rc), *t.raw[row]) << "row " << row;
-                    ASSERT_EQ(std::stod(pc), *t.scaled[row]) << "row " << row;
+                    // The shortest decimal that identifies the count (29.7, not the product 29.700000000000003).
+                    const std::int64_t count = *t.raw[row];
+                    if (count == 0) {
+                        ASSERT_EQ(std::stod(pc), 0.0) << "row " << row;
+                    } else {
+                        const double factor = *t.scaled[row] / static_cast<double>(count);
+                        ASSERT_EQ(std::llround(std::stod(pc) / factor), count) << "row " << row << ": " << pc;
+                        ASSERT_NEAR(std::stod(pc), *t.scaled[row], std::abs(factor) / 2) << "row " << row;
+                    }
                 }
             }
         }

@@ -39,7 +39,7 @@ TEST(CsvExport, HeaderAndFirstRowsMatchTheTruth)
     EXPECT_EQ(l[0], "# units: ch1=uV ch2=uV");
     EXPECT_EQ(l[1], "time,ch1,ch2");
     EXPECT_EQ(l[2], "0,1.397,-2.21");
-    EXPECT_EQ(l[3], "0.003906,3.8120000000000003,20.81");
+    EXPECT_EQ(l[3], "0.003906,3.812,20.81"); // count 3812 at 0.001 uV, not 3.8120000000000003
 }
 
 TEST(CsvExport, GapRowsAreLeftOutUnlessFilled)

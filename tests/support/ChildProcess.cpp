@@ -52,7 +52,7 @@ ChildResult collect(pid_t pid, int out)
 
 } // namespace
 
-ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::function<bool()>& ready)
+ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::function<bool()>& ready, int signal)
 {
     int fds[2];
     if (::pipe(fds) != 0) return {};
@@ -71,7 +71,7 @@ ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::
         return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
     };
     while (running() && !ready()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    ::kill(pid, SIGKILL);
+    ::kill(pid, signal);
     return collect(pid, fds[0]);
 }
 

@@ -34,8 +34,10 @@ ChildResult runChild(const std::vector<std::string>& argv,
 // that a hang fails a test (killed is then true) instead of blocking the test run.
 ChildResult runChildWithin(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                            std::optional<ChildSignal> signal = std::nullopt);
-// Starts argv like runChild and sends SIGKILL as soon as `ready()` (polled every 5 ms) is true, or when it
-// exits by itself; `ready` sees the world while the child still runs (e.g. its temporary file has grown).
-ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::function<bool()>& ready);
+// Starts argv like runChild and sends `signal` (SIGKILL by default) as soon as `ready()` (polled every 5 ms) is
+// true, or when it exits by itself; `ready` sees the world while the child still runs (e.g. its temporary file
+// has grown). Then waits for it to end.
+ChildResult runChildKilledWhen(const std::vector<std::string>& argv, const std::function<bool()>& ready,
+                               int signal = 9);
 
 } // namespace lv::test

@@ -3,9 +3,11 @@
 
 #include "core/LittleEndian.h"
 #include "formats/mef3/UniversalHeader.h"
+#include "formats/mef3/Validator.h"
 #include "support/TestSupport.h"
 
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <string>
 
 namespace lv::test {
@@ -24,6 +26,18 @@ void patchSealed(const std::filesystem::path& file, std::size_t offset, T value)
     core::le::store(bytes.data() + offset, value);
     formats::mef3::sealFile(bytes);
     writeBytes(file, bytes);
+}
+
+// What validate says of `session`, as "path @offset: what" lines (a failure to walk it fails the test).
+inline std::vector<std::string> validationLines(const std::filesystem::path& session)
+{
+    auto found = formats::mef3::validateSession(session.string(), "");
+    EXPECT_TRUE(found.ok()) << found.error().describe();
+    std::vector<std::string> lines;
+    if (found)
+        for (const formats::mef3::Problem& p : *found)
+            lines.push_back(p.path + " @" + std::to_string(p.offset) + ": " + p.what);
+    return lines;
 }
 
 } // namespace lv::test

@@ -1,7 +1,10 @@
 // longview-cli batch end to end: a folder of mixed recordings (one damaged) converted side by side; a failing
 // file does not stop the rest (exit 5); --skip-existing resumes; shards split the work; usage errors.
+#include "support/ChildProcess.h"
 #include "support/TestSupport.h"
 
+#include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -121,6 +124,64 @@ TEST_F(CliBatch, ShardsTogetherConvertEveryInputExactlyOnce)
     ASSERT_EQ(seen.size(), 4u);
     for (const char* input : {"bad/cut.edf", "eeg/ref.bdf", "eeg/ref.edf", "mef/plain.mefd"})
         EXPECT_EQ(seen.count((in / input).string()), 1u) << input;
+}
+
+TEST_F(CliBatch, CtrlCKeepsFinishedOutputsAndRemovesTheUnfinishedOnes)
+{
+    fs::remove_all(in);
+    fs::create_directories(in / "a");
+    fs::copy_file(test::testdata() / "edf/ref_edflib.edf", in / "a/small.edf");
+    std::string out;
+    ASSERT_EQ(runCli("synth " + (in / "b.mefd").string() + " --channels 8 --hours 6 --seed 3", out), 0) << out;
+    fs::copy_file(test::testdata() / "edf/ref_edflib.edf", in / "c.edf");
+    const fs::path target = dir.path() / "out";
+    const auto temporaryOfB = [&] {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(target, ec))
+            if (e.path().filename().string().rfind("b.edf.tmp-", 0) == 0) return true;
+        return false;
+    };
+    ::setenv("LONGVIEW_NO_SNAPSHOT", "1", 1);
+    // One job at a time on one thread, in sorted order: a/small.edf, b.mefd, c.edf; Ctrl-C while b is written.
+    const auto r = test::runChildKilledWhen(
+        {LONGVIEW_CLI, "batch", "--to", "edf", "--out", target.string(), in.string(), "--jobs", "1", "--threads", "1"},
+        [&] { return fs::exists(target / "a/small.edf") && temporaryOfB(); }, SIGINT);
+    EXPECT_EQ(r.exitStatus, 130) << r.output;
+    EXPECT_TRUE(fs::exists(target / "a/small.edf"));
+    EXPECT_FALSE(fs::exists(target / "b.edf"));
+    EXPECT_FALSE(temporaryOfB()) << r.output;
+    EXPECT_FALSE(fs::exists(target / "c.edf"));
+    EXPECT_NE(r.output.find("cancelled"), std::string::npos) << r.output;
+}
+
+TEST_F(CliBatch, RenameNamesTheOutputsChannelsInConvertAndBatch)
+{
+    std::string out;
+    const fs::path csv = dir.path() / "r.csv";
+    ASSERT_EQ(
+        runCli("convert " + (in / "eeg/ref.edf").string() + " " + csv.string() + " --channels ECG --rename ECG=Heart",
+               out),
+        0);
+    const auto bytes = test::readBytes(csv);
+    const std::string text(bytes.begin(), bytes.end());
+    EXPECT_NE(text.find("\ntime,Heart\n"), std::string::npos) << text.substr(0, 200);
+    fs::remove_all(in / "bad");
+    fs::remove_all(in / "mef");
+    const auto j =
+        batch("--to edf --out " + (dir.path() / "o").string() + " " + in.string() + " --rename ECG=Heart", 0);
+    ASSERT_EQ(j["items"].size(), 2u);
+    for (const auto& item : j["items"]) {
+        ASSERT_EQ(runCli("info " + item["output"].get<std::string>() + " --json", out), 0);
+        const auto info = nlohmann::json::parse(out);
+        int heart = 0, ecg = 0;
+        for (const auto& c : info["channels"]) heart += c["name"] == "Heart", ecg += c["name"] == "ECG";
+        EXPECT_EQ(heart, 1) << item["input"];
+        EXPECT_EQ(ecg, 0) << item["input"];
+    }
+    EXPECT_EQ(runCli("convert " + (in / "eeg/ref.edf").string() + " " + (dir.path() / "x.csv").string() +
+                         " --rename Nope=Heart",
+                     out),
+              2);
 }
 
 TEST_F(CliBatch, UnknownTargetsAndShardsAreUsageErrors)

@@ -47,15 +47,7 @@ protected:
     }
     core::Result<std::unique_ptr<MefRecording>> open() const { return openMef3(session.string(), {}); }
     // What validate says of the files, as "path @offset: what" lines.
-    std::vector<std::string> problems() const
-    {
-        auto found = validateSession(session.string(), "");
-        EXPECT_TRUE(found.ok());
-        std::vector<std::string> lines;
-        if (found)
-            for (const Problem& p : *found) lines.push_back(p.path + " @" + std::to_string(p.offset) + ": " + p.what);
-        return lines;
-    }
+    std::vector<std::string> problems() const { return test::validationLines(session); }
     void expectRefused(std::int64_t offset, const std::string& message, const std::string& ext = "tmet")
     {
         auto r = open();

@@ -43,15 +43,7 @@ protected:
         test::patchSealed(file("tidx"), entryTime(entry),
                           kStored0 - static_cast<std::int64_t>(seconds * static_cast<double>(kSecond)));
     }
-    std::vector<std::string> problems() const
-    {
-        auto found = validateSession(session.string(), "");
-        EXPECT_TRUE(found.ok());
-        std::vector<std::string> lines;
-        if (found)
-            for (const Problem& p : *found) lines.push_back(p.path + " @" + std::to_string(p.offset) + ": " + p.what);
-        return lines;
-    }
+    std::vector<std::string> problems() const { return test::validationLines(session); }
     static bool holds(const std::vector<std::string>& lines, const std::string& text)
     {
         return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != l.npos; });

@@ -48,16 +48,19 @@ void EdfRecording::decode(std::size_t channel, std::size_t block, const std::uin
 {
     decodeSamples(bytes, count, m_header.bdf, out);
     const EdfSignal& signal = m_header.signals[m_signalOf[channel]];
-    std::int32_t low = signal.digitalMin, high = signal.digitalMax;
+    // The declared range in either order (a swapped minimum and maximum is read as given, with its own warning).
+    const std::int32_t first = std::min(signal.digitalMin, signal.digitalMax);
+    const std::int32_t last = std::max(signal.digitalMin, signal.digitalMax);
+    std::int32_t low = first, high = last;
     for (std::size_t i = 0; i < count; ++i) low = std::min(low, out[i]), high = std::max(high, out[i]);
-    if (low >= signal.digitalMin && high <= signal.digitalMax) return;
+    if (low >= first && high <= last) return;
     std::lock_guard lock(m_warningsMutex);
     if (!m_outOfRange.insert(channel).second) return;
-    const std::int32_t outside = low < signal.digitalMin ? low : high;
+    const std::int32_t outside = low < first ? low : high;
     m_warnings.push_back(m_info.path + ": signal " + std::to_string(m_signalOf[channel] + 1) + " (\"" + signal.label +
                          "\"): sample " + std::to_string(outside) + " in data record " +
                          std::to_string(m_recordOf[block]) + " lies outside the digital range [" +
-                         std::to_string(signal.digitalMin) + ", " + std::to_string(signal.digitalMax) +
+                         std::to_string(first) + ", " + std::to_string(last) +
                          "] its header declares: the range or the samples are damaged (values kept as stored)");
 }
 

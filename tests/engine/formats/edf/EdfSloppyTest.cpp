@@ -2,6 +2,8 @@
 // errors naming the file and byte offset.
 #include "EdfTestSupport.h"
 
+#include "core/Recording.h"
+
 #include <gtest/gtest.h>
 
 namespace lv::formats::edf {
@@ -112,6 +114,8 @@ TEST(EdfSloppy, DigitalRangeSwappedOrEmpty)
     ASSERT_TRUE(r);
     EXPECT_TRUE(hasWarning((*r)->info(), "digital minimum above maximum")) << allWarnings((*r)->info());
     EXPECT_NEAR((*r)->info().channels[0].conversionFactor, 17422.0 / 65535.0, 1e-12); // the two points kept
+    ASSERT_TRUE(core::readEverySample(**r, {}).ok());
+    EXPECT_TRUE((*r)->takeWarnings().empty()); // the range in either order holds every sample: said once, above
 
     auto equal = edited([](auto& b) { test::setField(b, test::signalField(2, 6, 0), 8, "-32768"); });
     r = equal->open();

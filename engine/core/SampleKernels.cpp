@@ -36,6 +36,21 @@ void toDoubles(Int32s v, Doubles& low, Doubles& high)
 
 } // namespace
 
+// One compare pair and an OR per kLanes values; the verdict is taken once at the end.
+bool allWithin(const std::int32_t* in, std::size_t count, std::int32_t low, std::int32_t high)
+{
+    const Int32s lo(low), hi(high);
+    auto outside = lo != lo; // all false
+    std::size_t i = 0;
+    for (; i + kLanes <= count; i += kLanes) {
+        const Int32s v = Int32s::load_unaligned(in + i);
+        outside = outside | (v < lo) | (v > hi);
+    }
+    bool any = xsimd::any(outside);
+    for (; i < count; ++i) any = any || in[i] < low || in[i] > high;
+    return !any;
+}
+
 // 2 * kLanes samples per step: each int16 paired with itself forms an int32 whose arithmetic shift right by 16
 // is the sample sign-extended (two zips and two shifts per 2 * kLanes samples, as GCC's own vectorisation does).
 void widenInt16Le(const std::uint8_t* in, std::size_t count, std::int32_t* out)

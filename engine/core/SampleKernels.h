@@ -11,6 +11,8 @@ namespace lv::core {
 void widenInt16Le(const std::uint8_t* in, std::size_t count, std::int32_t* out);
 // Little-endian int24 samples (BDF) to sign-extended int32 counts.
 void widenInt24Le(const std::uint8_t* in, std::size_t count, std::int32_t* out);
+// Whether every one of `count` values lies in [low, high] (the EDF digital range check on every read).
+bool allWithin(const std::int32_t* in, std::size_t count, std::int32_t low, std::int32_t high);
 // Physical values: out[i] = double(in[i]) * factor + offset, NaN where in[i] is kNoSample.
 void countsToPhysical(const std::int32_t* in, std::size_t count, double factor, double offset, double* out);
 

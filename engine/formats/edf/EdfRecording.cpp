@@ -51,9 +51,9 @@ void EdfRecording::decode(std::size_t channel, std::size_t block, const std::uin
     // The declared range in either order (a swapped minimum and maximum is read as given, with its own warning).
     const std::int32_t first = std::min(signal.digitalMin, signal.digitalMax);
     const std::int32_t last = std::max(signal.digitalMin, signal.digitalMax);
+    if (core::allWithin(out, count, first, last)) return;
     std::int32_t low = first, high = last;
     for (std::size_t i = 0; i < count; ++i) low = std::min(low, out[i]), high = std::max(high, out[i]);
-    if (low >= first && high <= last) return;
     std::lock_guard lock(m_warningsMutex);
     if (!m_outOfRange.insert(channel).second) return;
     const std::int32_t outside = low < first ? low : high;

@@ -67,5 +67,27 @@ TEST(SampleKernels, PhysicalValuesEqualTheScalarFormulaBitForBit)
     }
 }
 
+TEST(SampleKernels, AllWithinAgreesWithTheScalarCheckAtEveryLengthAndPosition)
+{
+    std::mt19937 random(11);
+    std::uniform_int_distribution<std::int32_t> inside(-100, 100);
+    for (std::size_t count = 0; count <= 40; ++count) {
+        std::vector<std::int32_t> v(count);
+        for (auto& x : v) x = inside(random);
+        EXPECT_TRUE(allWithin(v.data(), count, -100, 100)) << count;
+        for (std::size_t at = 0; at < count; ++at) // one value outside, in the vector body or the scalar tail
+            for (const std::int32_t bad :
+                 {-101, 101, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()}) {
+                const std::int32_t keep = v[at];
+                v[at] = bad;
+                EXPECT_FALSE(allWithin(v.data(), count, -100, 100)) << count << " " << at << " " << bad;
+                v[at] = keep;
+            }
+        if (count > 0) {
+            EXPECT_FALSE(allWithin(v.data(), count, 101, 200)) << count;
+        }
+    }
+}
+
 } // namespace
 } // namespace lv::core

@@ -19,27 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr core::Uutc kStart = 1704103200000000;     // LA1's first sample (2024-01-01T10:00:00Z)
-constexpr std::int64_t kStoredStart = -18000000000; // as its index stores it (offset times)
+constexpr core::Uutc kStart = test::kMeflibRtoStart;
+constexpr std::int64_t kStoredStart = test::kMeflibRtoStoredStart;
 
-class Bounds : public ::testing::Test {
+class Bounds : public test::MeflibRtoCopy {
 protected:
-    void SetUp() override
-    {
-        session = dir.path() / "s.mefd";
-        test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
-    }
-    fs::path segmentFile(const std::string& ext) const { return test::meflibRtoSegmentFile(session, ext); }
-    // Stores `value` at `offset` of the LA1 segment's `ext` file and seals its CRCs again.
-    template <typename T>
-    void patch(const std::string& ext, std::size_t offset, T value)
-    {
-        test::patchSealed(segmentFile(ext), offset, value);
-    }
     static std::size_t entry(std::size_t i) { return kUniversalHeaderBytes + i * 56; }
-
-    test::TempDir dir;
-    fs::path session;
 };
 
 core::Result<std::unique_ptr<MefRecording>> open(const fs::path& session) { return openMef3(session.string(), {}); }

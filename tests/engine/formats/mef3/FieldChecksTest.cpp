@@ -19,35 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kFirstBlock = 1024; // LA1's first RED block in its .tdat
-
-class FieldChecks : public ::testing::Test {
+class FieldChecks : public test::MeflibRtoCopy {
 protected:
-    void SetUp() override
-    {
-        session = dir.path() / "s.mefd";
-        test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
-    }
-    fs::path segmentFile(const std::string& ext) const { return test::meflibRtoSegmentFile(session, ext); }
-    // Stores `value` at `offset` of the LA1 segment's `ext` file and seals its CRCs again.
-    template <typename T>
-    void patch(const std::string& ext, std::size_t offset, T value)
-    {
-        test::patchSealed(segmentFile(ext), offset, value);
-    }
-    // Stores `value` at `offset` of LA1's first RED block header and recomputes the block's CRC.
-    template <typename T>
-    void patchBlock(std::size_t offset, T value)
-    {
-        std::vector<std::uint8_t> bytes = test::readBytes(segmentFile("tdat"));
-        core::le::store(bytes.data() + kFirstBlock + offset, value);
-        const std::uint32_t size = core::le::load<std::uint32_t>(bytes.data() + kFirstBlock + 36);
-        core::le::store(bytes.data() + kFirstBlock, crc32(std::span(bytes).subspan(kFirstBlock + 4, size - 4)));
-        test::writeBytes(segmentFile("tdat"), bytes);
-    }
     core::Result<std::unique_ptr<MefRecording>> open() const { return openMef3(session.string(), {}); }
-    // What validate says of the files, as "path @offset: what" lines.
-    std::vector<std::string> problems() const { return test::validationLines(session); }
+    // The open refuses, and validate says exactly that.
     void expectRefused(std::int64_t offset, const std::string& message, const std::string& ext = "tmet")
     {
         auto r = open();
@@ -60,9 +35,6 @@ protected:
                                                    message};
         EXPECT_EQ(problems(), expected);
     }
-
-    test::TempDir dir;
-    fs::path session;
 };
 
 TEST_F(FieldChecks, AbsurdConversionFactorsAreRefusedWithFieldOffsetAndValue)

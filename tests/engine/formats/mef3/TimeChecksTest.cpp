@@ -23,19 +23,14 @@ namespace fs = std::filesystem;
 // LA1 of meflib_rto: 28 blocks of 2560 samples at 256 Hz (10 s each, two 10 s gaps) over 300 s from T0, stored as
 // offset times
 // (-18,000,000,000 us for block 0); its .tidx and .tdat headers hold true times, its .tmet offset ones.
-constexpr core::Uutc kT0 = 1'704'103'200'000'000;
-constexpr std::int64_t kStored0 = -18'000'000'000;
+constexpr core::Uutc kT0 = test::kMeflibRtoStart;
+constexpr std::int64_t kStored0 = test::kMeflibRtoStoredStart;
 constexpr core::Uutc kSecond = 1'000'000;
 
 std::size_t entryTime(std::size_t entry) { return kUniversalHeaderBytes + entry * kIndexEntryBytes + 8; }
 
-class TimeChecks : public ::testing::Test {
+class TimeChecks : public test::MeflibRtoCopy {
 protected:
-    void SetUp() override
-    {
-        session = dir.path() / "s.mefd";
-        test::copyTree(test::testdata() / "mef3/meflib/meflib_rto.mefd", session);
-    }
     std::string file(const std::string& ext) const { return test::meflibRtoSegmentFile(session, ext).string(); }
     // Stores block `entry`'s index time as `seconds` after T0 (offset form), the .tidx CRCs sealed again.
     void moveEntry(std::size_t entry, double seconds)
@@ -43,14 +38,10 @@ protected:
         test::patchSealed(file("tidx"), entryTime(entry),
                           kStored0 - static_cast<std::int64_t>(seconds * static_cast<double>(kSecond)));
     }
-    std::vector<std::string> problems() const { return test::validationLines(session); }
     static bool holds(const std::vector<std::string>& lines, const std::string& text)
     {
         return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != l.npos; });
     }
-
-    test::TempDir dir;
-    fs::path session;
 };
 
 TEST_F(TimeChecks, ABlockPlacedAtATimeItsOwnHeaderDoesNotGiveIsADamagedBlock)
@@ -152,11 +143,7 @@ TEST_F(TimeChecks, ARecordingTimeOffsetThatPutsTheStartInTheFutureIsSaid)
 
 TEST_F(TimeChecks, ValidateDecodesEveryBlockAsAReadWould)
 {
-    std::vector<std::uint8_t> bytes = test::readBytes(file("tdat"));
-    core::le::store(bytes.data() + 1024 + 28, std::uint32_t{0}); // difference bytes of block 0, CRC sealed
-    const std::uint32_t size = core::le::load<std::uint32_t>(bytes.data() + 1024 + 36);
-    core::le::store(bytes.data() + 1024, crc32(std::span(bytes).subspan(1024 + 4, size - 4)));
-    test::writeBytes(file("tdat"), bytes);
+    patchBlock(28, std::uint32_t{0}); // the difference bytes of block 0
     auto r = openMef3(session.string(), {});
     ASSERT_TRUE(r.ok()) << r.error().describe();
     std::vector<std::size_t> la1 = {0};

@@ -1,9 +1,7 @@
-// longview-cli merge: several recordings written as one (convert::MergedRecording), with convert's outputs and options.
+// longview-cli merge: several recordings written as one (convert::MergedRecording), one engine job with convert's
+// outputs and options.
 #include "Commands.h"
 #include "ConvertCommand.h"
-
-#include "convert/MergedRecording.h"
-#include "formats/mef3/Snapshot.h"
 
 #include <CLI/CLI.hpp>
 
@@ -21,13 +19,7 @@ int run(MergeOptions& o)
     o.convert.output = o.paths.back();
     const std::vector<std::string> inputs(o.paths.begin(), o.paths.end() - 1);
     if (const int bad = checkOutputName(o.convert.output); bad != kOk) return bad;
-    cancelToken();
-    auto merged = convert::openMerged(inputs, o.convert.common.password, formats::mef3::defaultSnapshotDirectory());
-    if (!merged) return fail(merged.error());
-    Session session;
-    session.recording = std::move(*merged);
-    session.pool = std::make_unique<decode::ThreadPool>(o.convert.common.threads);
-    return runConversion(session, o.convert, "merge");
+    return runJob(jobFor(o.convert, inputs, o.convert.output), o.convert, "merge");
 }
 
 } // namespace
@@ -44,6 +36,7 @@ std::function<int()> addMergeCommand(CLI::App& app)
         ->required()
         ->expected(3, -1);
     addConvertOptions(*command, o->convert);
+    addJsonResultOption(*command, o->convert);
     return [o]() { return run(*o); };
 }
 

@@ -15,9 +15,7 @@ core::Result<std::unique_ptr<core::Recording>> openInputs(const ConvertJob& job)
 {
     if (job.inputs.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "a job needs an input");
     if (job.inputs.size() > 1) {
-        auto merged = openMerged(job.inputs, job.password, job.snapshotDirectory);
-        if (!merged) return merged.error();
-        return std::unique_ptr<core::Recording>(std::move(*merged));
+        return openMerged(job.inputs, job.password, job.snapshotDirectory, job.merge);
     }
     return formats::openRecording({job.inputs.front(), job.password, job.snapshotDirectory});
 }

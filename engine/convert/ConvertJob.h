@@ -4,6 +4,7 @@
 
 #include "convert/JobProgress.h"
 #include "convert/MemoryBudget.h"
+#include "convert/MergeTimeline.h"
 #include "convert/Selection.h"
 #include "convert/Targets.h"
 #include "core/TaskRunner.h"
@@ -16,12 +17,13 @@
 namespace lv::convert {
 
 struct ConvertJob {
-    std::vector<std::string> inputs; // one recording; several are merged (concat)
+    std::vector<std::string> inputs; // one recording; several are merged (`merge`: concatenated or stacked)
     std::string output;              // its extension picks the writer (Targets.h)
     std::string password;            // of encrypted inputs
     std::string snapshotDirectory;   // MEF metadata snapshots; empty: none
     SelectionRequest selection;      // channel names as the inputs give them
     std::string rename;              // "old=new,...": output names (RenamedRecording)
+    MergeOptions merge;
     TargetOptions target;
     bool verifyCrc = true;
     bool skipDamaged = false;

@@ -14,7 +14,7 @@ struct QueueOptions {
     std::size_t jobs = 1;    // side by side
     std::size_t threads = 0; // decode/encode threads in all (0: all cores), each job gets threads / jobs (>= 1)
     const core::CancelToken* cancel = nullptr;
-    std::uint64_t memoryBytes = 0; // what the running jobs may hold together (0: defaultMemoryBudget())
+    std::uint64_t memoryBytes = 0;  // what the running jobs may hold together (0: defaultMemoryBudget())
     MemoryBudget* memory = nullptr; // a budget shared with other queues (then memoryBytes is not used)
 };
 

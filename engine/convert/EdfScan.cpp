@@ -138,7 +138,7 @@ bool predictChannel(const core::BlockSource& source, std::size_t c, const EdfCha
 std::optional<EdfScan> predictEdfScan(core::Recording& recording, const EdfPlan& plan, const core::ReadControl& control)
 {
     const core::BlockSource* source = recording.blockSource();
-    if (!source) return std::nullopt;
+    if (!source || !source->storesExtrema()) return std::nullopt;
     EdfScanner scanner(plan);
     for (std::size_t c = 0; c < plan.channels.size(); ++c) {
         const EdfChannel& ch = plan.channels[c];

@@ -120,6 +120,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
         auto index = (*writer)->addChannel({ch.name, ch.fs, ch.unit, ch.conversionFactor, ch.description});
         if (!index) return index.error();
         LV_TRY(copyChannel(recording, channels[i], *index, options.range, **writer, control, done, total));
+        LV_TRY((*writer)->commit(*index)); // its buffers go before the next channel's fill up
     }
     for (const core::Annotation& a : info.annotations) {
         if (!options.range.contains(a.time)) continue;

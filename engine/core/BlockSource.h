@@ -24,6 +24,8 @@ public:
     virtual ~BlockSource() = default;
     // The blocks of `channel`, sorted by `first`, never overlapping.
     virtual std::span<const BlockSpan> blocks(std::size_t channel) const = 0;
+    // Whether blocks carry stored extrema (hasExtrema); false: asking for the blocks buys nothing but the list.
+    virtual bool storesExtrema() const { return true; }
     // Decodes one block into out[0, count) (kNoSample for NaN samples). Safe to call from several threads.
     virtual Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                                const ReadControl& control) const = 0;

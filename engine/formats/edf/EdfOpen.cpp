@@ -148,13 +148,15 @@ core::Status EdfOpener::readAnnotations()
 // Blocks in time order; EDF and EDF+C records follow each other (record r at tk0 + r * duration).
 void EdfOpener::placeRecords()
 {
-    m_r.m_recordOf.resize(static_cast<std::size_t>(m_records));
-    std::iota(m_r.m_recordOf.begin(), m_r.m_recordOf.end(), 0);
+    m_r.m_blockCount = static_cast<std::size_t>(m_records);
     if (m_h.variant != Variant::EdfPlusD) {
+        m_r.m_layout = EdfRecording::Layout::Regular;
         for (std::int64_t r = 1; r < m_records; ++r)
             m_recordTime[static_cast<std::size_t>(r)] = m_recordTime[0] + r * m_h.recordDurationUs;
         return;
     }
+    m_r.m_recordOf.resize(static_cast<std::size_t>(m_records));
+    std::iota(m_r.m_recordOf.begin(), m_r.m_recordOf.end(), 0);
     const bool ordered = std::is_sorted(m_recordTime.begin(), m_recordTime.end());
     if (!ordered) {
         m_warnings.push_back("EDF+D data records are not in time order: read in time order");
@@ -162,6 +164,24 @@ void EdfOpener::placeRecords()
             return m_recordTime[static_cast<std::size_t>(a)] < m_recordTime[static_cast<std::size_t>(b)];
         });
     }
+    // Records that never overlap their predecessor on any channel's grid are placed from their times alone (8 bytes
+    // a record); otherwise every channel's blocks are listed (24 bytes a record and channel).
+    const core::Uutc t0 = m_records > 0 ? m_recordTime[static_cast<std::size_t>(m_r.recordOf(0))] : 0;
+    m_r.m_blockTime.resize(m_r.m_blockCount);
+    for (std::size_t b = 0; b < m_r.m_blockCount; ++b)
+        m_r.m_blockTime[b] = m_recordTime[static_cast<std::size_t>(m_r.recordOf(b))] - t0;
+    bool overlaps = false;
+    for (std::size_t k = 0; k < m_h.signals.size() && !overlaps; ++k) {
+        const auto n = static_cast<std::uint32_t>(m_h.signals[k].samplesPerRecord);
+        std::int64_t end = 0;
+        for (std::size_t b = 0; b < m_r.m_blockCount && !overlaps; ++b) {
+            const std::int64_t first = m_r.timedFirst(m_r.m_blockTime[b], n);
+            overlaps = b > 0 && first < end;
+            end = first + n;
+        }
+    }
+    m_r.m_layout = overlaps ? EdfRecording::Layout::Listed : EdfRecording::Layout::Timed;
+    if (overlaps) m_r.m_blockTime = {};
 }
 
 void EdfOpener::addChannel(std::size_t signal, std::set<std::string>& names)
@@ -177,19 +197,24 @@ void EdfOpener::addChannel(std::size_t signal, std::set<std::string>& names)
     ch.conversionFactor = s.factor;
     ch.offset = s.offset;
     ch.description = s.transducer + (s.prefilter.empty() ? "" : (s.transducer.empty() ? "" : "; ") + s.prefilter);
-    const core::Uutc t0 = m_recordTime.empty() ? 0 : m_recordTime[static_cast<std::size_t>(m_r.m_recordOf[0])];
+    const core::Uutc t0 = m_recordTime.empty() ? 0 : m_recordTime[static_cast<std::size_t>(m_r.recordOf(0))];
     ch.start = m_h.start + t0;
     const core::SampleGrid grid = ch.grid();
     std::vector<core::BlockSpan> spans;
     std::int64_t end = 0, overlaps = 0;
     const auto n = static_cast<std::uint32_t>(s.samplesPerRecord);
-    for (std::size_t b = 0; b < m_r.m_recordOf.size(); ++b) {
-        const core::Uutc t = m_recordTime[static_cast<std::size_t>(m_r.m_recordOf[b])] - t0;
-        std::int64_t first = m_h.variant == Variant::EdfPlusD
-                                 ? std::llround(static_cast<double>(t) * s.samplesPerRecord / (m_h.recordSeconds * 1e6))
-                                 : static_cast<std::int64_t>(b) * n;
+    m_r.m_perRecord.push_back(n);
+    if (m_r.m_layout == EdfRecording::Layout::Regular) { // back to back: one segment, spans computed when needed
+        end = static_cast<std::int64_t>(m_r.m_blockCount) * n;
+        if (end > 0) ch.segments.push_back({grid.timeOf(0), grid.timeOf(end)});
+        ch.sampleCount = end;
+    }
+    const bool list = m_r.m_layout == EdfRecording::Layout::Listed;
+    for (std::size_t b = 0; m_r.m_layout != EdfRecording::Layout::Regular && b < m_r.m_blockCount; ++b) {
+        const core::Uutc t = m_recordTime[static_cast<std::size_t>(m_r.recordOf(b))] - t0;
+        std::int64_t first = std::llround(static_cast<double>(t) * s.samplesPerRecord / (m_h.recordSeconds * 1e6));
         if (first < end) ++overlaps, first = end;
-        spans.push_back({first, n, 0, 0, false});
+        if (list) spans.push_back({first, n, 0, 0, false});
         if (!ch.segments.empty() && first == end)
             ch.segments.back().end = grid.timeOf(first + n);
         else
@@ -198,7 +223,7 @@ void EdfOpener::addChannel(std::size_t signal, std::set<std::string>& names)
         end = first + n;
         ch.sampleCount += n;
     }
-    if (overlaps > 0 && m_r.m_spans.empty())
+    if (overlaps > 0 && m_r.m_perRecord.size() == 1)
         m_warnings.push_back(std::to_string(overlaps) + " data records overlap their predecessor: moved after it");
     ch.gridLength = end;
     ch.end = grid.timeOf(end);
@@ -216,7 +241,7 @@ void EdfOpener::describe()
         m_warnings.push_back("the start date is unknown (EDF+ \"Startdate X\"): times are relative to 01.01.85 "
                              "00.00.00, not true dates");
     }
-    const core::Uutc t0 = m_recordTime.empty() ? 0 : m_recordTime[static_cast<std::size_t>(m_r.m_recordOf[0])];
+    const core::Uutc t0 = m_recordTime.empty() ? 0 : m_recordTime[static_cast<std::size_t>(m_r.recordOf(0))];
     info.start = m_h.start + t0;
     info.end = info.start + m_records * m_h.recordDurationUs;
     for (const core::ChannelInfo& ch : info.channels) {

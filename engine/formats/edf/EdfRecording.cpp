@@ -15,18 +15,20 @@ namespace {
 
 constexpr std::size_t kJobBytes = 1 << 20;
 
-// kNoSample where no block of `blocks` (in time order) holds the slice's sample; the rest is decoded over.
-void fillUncovered(const core::RawSlice& s, std::span<const core::BlockSpan> blocks)
+// kNoSample where no block of [from, to) (in time order) holds the slice's sample; the rest is decoded over.
+template <typename SpanOf>
+void fillUncovered(const core::RawSlice& s, std::size_t from, std::size_t to, SpanOf spanOf)
 {
     const std::int64_t end = s.firstSample + static_cast<std::int64_t>(s.out.size());
     std::int64_t at = s.firstSample;
-    const auto fillTo = [&](std::int64_t to) {
-        to = std::min(to, end);
-        if (to > at)
-            std::fill(s.out.begin() + (at - s.firstSample), s.out.begin() + (to - s.firstSample), core::kNoSample);
-        at = std::max(at, to);
+    const auto fillTo = [&](std::int64_t until) {
+        until = std::min(until, end);
+        if (until > at)
+            std::fill(s.out.begin() + (at - s.firstSample), s.out.begin() + (until - s.firstSample), core::kNoSample);
+        at = std::max(at, until);
     };
-    for (const core::BlockSpan& b : blocks) {
+    for (std::size_t i = from; i < to; ++i) {
+        const core::BlockSpan b = spanOf(i);
         fillTo(b.first);
         at = std::max(at, b.first + static_cast<std::int64_t>(b.count));
     }
@@ -59,8 +61,8 @@ void EdfRecording::decode(std::size_t channel, std::size_t block, const std::uin
     const std::int32_t outside = low < first ? low : high;
     m_warnings.push_back(m_info.path + ": signal " + std::to_string(m_signalOf[channel] + 1) + " (\"" + signal.label +
                          "\"): sample " + std::to_string(outside) + " in data record " +
-                         std::to_string(m_recordOf[block]) + " lies outside the digital range [" +
-                         std::to_string(first) + ", " + std::to_string(last) +
+                         std::to_string(recordOf(block)) + " lies outside the digital range [" + std::to_string(first) +
+                         ", " + std::to_string(last) +
                          "] its header declares: the range or the samples are damaged (values kept as stored)");
 }
 
@@ -73,7 +75,7 @@ std::vector<std::string> EdfRecording::takeWarnings()
 std::uint64_t EdfRecording::recordOffset(std::size_t block) const
 {
     return static_cast<std::uint64_t>(m_header.headerBytes) +
-           static_cast<std::uint64_t>(m_recordOf[block]) * m_header.recordBytes;
+           static_cast<std::uint64_t>(recordOf(block)) * m_header.recordBytes;
 }
 
 // Blocks any slice needs, grouped into runs of file-adjacent records of at most kJobBytes (one record at least).
@@ -87,7 +89,7 @@ std::vector<EdfRecording::Job> EdfRecording::planJobs(std::span<const std::pair<
     for (const auto& [from, to] : sorted) {
         for (std::size_t b = std::max(from, covered); b < to; ++b) {
             Job& last = jobs.empty() ? jobs.emplace_back(Job{b, b}) : jobs.back();
-            const bool extends = last.endBlock == b && b > last.firstBlock && m_recordOf[b] == m_recordOf[b - 1] + 1 &&
+            const bool extends = last.endBlock == b && b > last.firstBlock && recordOf(b) == recordOf(b - 1) + 1 &&
                                  b - last.firstBlock < perJob;
             if (last.endBlock == last.firstBlock || extends)
                 last.endBlock = b + 1;
@@ -117,11 +119,10 @@ core::Status EdfRecording::runJob(const Job& job, std::span<const core::RawSlice
     for (std::size_t i = 0; i < slices.size(); ++i) {
         const core::RawSlice& s = slices[i];
         const EdfSignal& signal = m_header.signals[m_signalOf[s.channel]];
-        const auto& spans = m_spans[s.channel];
         const std::int64_t sliceEnd = s.firstSample + static_cast<std::int64_t>(s.out.size());
         for (std::size_t b = std::max(job.firstBlock, ranges[i].first); b < std::min(job.endBlock, ranges[i].second);
              ++b) {
-            const core::BlockSpan& span = spans[b];
+            const core::BlockSpan span = this->span(s.channel, b);
             const std::int64_t from = std::max(span.first, s.firstSample);
             const std::int64_t to = std::min(span.first + span.count, sliceEnd);
             if (from >= to) continue;
@@ -146,17 +147,11 @@ core::Status EdfRecording::readRaw(std::span<const core::RawSlice> slices, const
 {
     std::vector<std::pair<std::size_t, std::size_t>> ranges; // per slice: blocks [first, end) it touches
     for (const core::RawSlice& s : slices) {
-        if (s.channel >= m_spans.size())
+        if (s.channel >= m_perRecord.size())
             return core::makeError(core::ErrorCode::InvalidArgument, "no channel number " + std::to_string(s.channel));
-        const auto& spans = m_spans[s.channel];
-        const std::int64_t end = s.firstSample + static_cast<std::int64_t>(s.out.size());
-        auto first = std::upper_bound(spans.begin(), spans.end(), s.firstSample,
-                                      [](std::int64_t v, const core::BlockSpan& b) { return v < b.first + b.count; });
-        auto last = std::lower_bound(first, spans.end(), end,
-                                     [](const core::BlockSpan& b, std::int64_t v) { return b.first < v; });
-        fillUncovered(s, std::span(first, last));
-        ranges.emplace_back(static_cast<std::size_t>(first - spans.begin()),
-                            static_cast<std::size_t>(last - spans.begin()));
+        const auto range = blocksTouching(s.channel, s.firstSample, s.firstSample + std::ssize(s.out));
+        fillUncovered(s, range.first, range.second, [&](std::size_t b) { return span(s.channel, b); });
+        ranges.push_back(range);
     }
     const std::vector<Job> jobs = planJobs(ranges);
     std::vector<core::Status> results(jobs.size());
@@ -182,9 +177,9 @@ core::Status EdfRecording::readRaw(std::span<const core::RawSlice> slices, const
 core::Status EdfRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                                        const core::ReadControl&) const
 {
-    if (channel >= m_spans.size() || block >= m_spans[channel].size())
+    if (channel >= m_perRecord.size() || block >= m_blockCount)
         return core::makeError(core::ErrorCode::InvalidArgument, "no such block");
-    const core::BlockSpan& span = m_spans[channel][block];
+    const core::BlockSpan span = this->span(channel, block);
     if (out.size() < span.count)
         return core::makeError(core::ErrorCode::InvalidArgument, "the output is shorter than the block");
     const EdfSignal& signal = m_header.signals[m_signalOf[channel]];
@@ -192,6 +187,43 @@ core::Status EdfRecording::decodeBlock(std::size_t channel, std::size_t block, s
     LV_TRY(m_file->readAt(recordOffset(block) + signal.offsetInRecord, bytes));
     decode(channel, block, bytes.data(), span.count, out.data());
     return {};
+}
+
+std::pair<std::size_t, std::size_t> EdfRecording::blocksTouching(std::size_t channel, std::int64_t first,
+                                                                 std::int64_t end) const
+{
+    if (m_layout == Layout::Regular) {
+        const std::int64_t n = m_perRecord[channel], count = static_cast<std::int64_t>(m_blockCount);
+        const std::int64_t from = std::clamp<std::int64_t>(first < 0 ? 0 : first / n, 0, count);
+        const std::int64_t to = std::clamp<std::int64_t>(end <= 0 ? 0 : (end + n - 1) / n, from, count);
+        return {static_cast<std::size_t>(from), static_cast<std::size_t>(to)};
+    }
+    // Index searches over the blocks in time order (computed or listed spans alike).
+    const auto search = [&](std::size_t lo, auto before) {
+        std::size_t hi = m_blockCount;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (before(span(channel, mid)))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    };
+    const std::size_t a = search(0, [&](const core::BlockSpan& b) { return b.first + b.count <= first; });
+    const std::size_t b = search(a, [&](const core::BlockSpan& s) { return s.first < end; });
+    return {a, b};
+}
+
+std::span<const core::BlockSpan> EdfRecording::blocks(std::size_t channel) const
+{
+    if (channel >= m_perRecord.size()) return {};
+    if (m_layout == Layout::Listed) return m_spans[channel];
+    std::lock_guard lock(m_spansMutex);
+    std::vector<core::BlockSpan>& spans = m_spans[channel];
+    if (spans.empty())
+        for (std::size_t b = 0; b < m_blockCount; ++b) spans.push_back(span(channel, b));
+    return spans;
 }
 
 } // namespace lv::formats::edf

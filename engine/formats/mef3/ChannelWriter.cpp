@@ -67,28 +67,37 @@ std::size_t ChannelWriter::split(core::SampleGrid grid, std::int64_t firstIndex,
     return samples.size();
 }
 
+// Encodes the blocks on the runner a batch at a time (the encoded buffers of one batch are kept for the next, so a
+// channel holds at most kBatchBlocks encoded blocks, whatever the call's length) and adds them in order.
 core::Status ChannelWriter::writeBlocks(const std::vector<Block>& blocks)
 {
-    std::vector<std::vector<std::uint8_t>>& encoded = m_encoded; // buffers reused from call to call
-    if (encoded.size() < blocks.size()) encoded.resize(blocks.size());
-    std::vector<RedBlockSummary> summaries(blocks.size());
-    auto encode = [&](std::size_t k) {
-        thread_local RedEncoder encoder;
-        encoded[k].clear();
-        summaries[k] = encoder.encode(blocks[k].samples, m_segment->setup().timeOffset.stored(blocks[k].start),
-                                      blocks[k].discontinuity, encoded[k]);
-    };
+    constexpr std::size_t kBatchBlocks = 64;
+    std::vector<std::vector<std::uint8_t>>& encoded = m_encoded; // buffers reused from batch to batch
+    std::vector<RedBlockSummary> summaries;
     core::InlineRunner inlineRunner;
-    (m_runner ? *m_runner : static_cast<core::TaskRunner&>(inlineRunner)).parallelFor(blocks.size(), encode);
-    for (std::size_t k = 0; k < blocks.size(); ++k) {
-        IndexEntry e;
-        e.startTime = blocks[k].start;
-        e.sampleCount = static_cast<std::uint32_t>(blocks[k].samples.size());
-        e.blockBytes = summaries[k].blockBytes;
-        e.maximumSampleValue = summaries[k].maximum;
-        e.minimumSampleValue = summaries[k].minimum;
-        e.redFlags = summaries[k].flags;
-        LV_TRY(m_segment->add(encoded[k], e, summaries[k].differenceBytes));
+    core::TaskRunner& runner = m_runner ? *m_runner : static_cast<core::TaskRunner&>(inlineRunner);
+    for (std::size_t first = 0; first < blocks.size(); first += kBatchBlocks) {
+        const std::size_t n = std::min(kBatchBlocks, blocks.size() - first);
+        if (encoded.size() < n) encoded.resize(n);
+        summaries.assign(n, {});
+        runner.parallelFor(n, [&](std::size_t k) {
+            thread_local RedEncoder encoder;
+            const Block& b = blocks[first + k];
+            encoded[k].clear();
+            summaries[k] = encoder.encode(b.samples, m_segment->setup().timeOffset.stored(b.start), b.discontinuity,
+                                          encoded[k]);
+        });
+        for (std::size_t k = 0; k < n; ++k) {
+            const Block& b = blocks[first + k];
+            IndexEntry e;
+            e.startTime = b.start;
+            e.sampleCount = static_cast<std::uint32_t>(b.samples.size());
+            e.blockBytes = summaries[k].blockBytes;
+            e.maximumSampleValue = summaries[k].maximum;
+            e.minimumSampleValue = summaries[k].minimum;
+            e.redFlags = summaries[k].flags;
+            LV_TRY(m_segment->add(encoded[k], e, summaries[k].differenceBytes));
+        }
     }
     return {};
 }

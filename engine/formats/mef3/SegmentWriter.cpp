@@ -231,6 +231,8 @@ core::Status SegmentWriter::commit()
     if (durable) LV_TRY(m_tidx.sync());
     m_committedBlocks = m_totals.blocks;
     m_pendingIndex.clear();
+    m_pendingIndex.shrink_to_fit();
+    m_buffer.shrink_to_fit(); // a session of many channels holds no write buffer per committed channel
     return io::replaceFile(m_setup.file("tmet"), serializeTimeSeriesMetadata(metadata(), m_setup.keys), durable);
 }
 

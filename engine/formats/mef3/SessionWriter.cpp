@@ -230,6 +230,13 @@ core::Status SessionWriter::commit()
     return {};
 }
 
+core::Status SessionWriter::commit(std::size_t channel)
+{
+    if (channel >= m_channels.size())
+        return core::makeError(core::ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    return m_channels[channel]->commit();
+}
+
 core::Status SessionWriter::startSegment(std::size_t channel)
 {
     if (channel >= m_channels.size())

@@ -73,6 +73,9 @@ public:
     const core::QuantizationError& quantizationError(std::size_t channel) const { return m_quantization.at(channel); }
     // Publishes every channel's appends (with Durability::Full, synced in the order data, index, metadata).
     core::Status commit();
+    // Publishes one channel's appends and lets go of its buffers (a writer filling channels one after the other
+    // then holds one channel's buffers, not every channel's).
+    core::Status commit(std::size_t channel);
     // Continues a channel in a new segment.
     core::Status startSegment(std::size_t channel);
 

@@ -17,7 +17,7 @@ core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, con
 core::Result<ExportOutcome> writeMef(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
 {
-    const MefExportOptions mef{s.channels, s.range, o.blockSeconds, o.level1Password, o.level2Password};
+    const MefExportOptions mef{s.channels, s.range, o.blockSeconds, o.level1Password, o.level2Password, o.provenance};
     LV_TRY(exportMef(r, mef, output, control));
     return ExportOutcome{{output}, {}};
 }

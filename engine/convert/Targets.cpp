@@ -1,6 +1,7 @@
 // The writable targets: CSV, MEF 3.0, EDF+ and BDF+.
 #include "convert/Targets.h"
 
+#include "convert/CsvSideFiles.h"
 #include "convert/MefExport.h"
 
 namespace lv::convert {
@@ -10,8 +11,9 @@ namespace {
 core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
 {
-    LV_TRY(exportCsv(r, CsvOptions{s.channels, s.range, o.raw, o.time, o.fillGaps}, output, control));
-    return ExportOutcome{{output}, {}};
+    LV_TRY(exportCsv(r, CsvOptions{s.channels, s.range, o.raw, o.time, o.fillGaps, o.provenance}, output, control));
+    const CsvSideFiles side = csvSideFiles(output);
+    return ExportOutcome{{output, side.annotations, side.json}, {}};
 }
 
 core::Result<ExportOutcome> writeMef(core::Recording& r, const Selection& s, const TargetOptions& o,

@@ -2,6 +2,7 @@
 // then the write (digital samples through the header's own scale, TALs spread over the records).
 #include "convert/EdfExport.h"
 
+#include "core/TimeFormat.h"
 #include "formats/edf/EdfHeader.h"
 #include "formats/edf/EdfIdentity.h"
 #include "formats/edf/EdfWriter.h"
@@ -16,6 +17,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <string_view>
 
 namespace lv::convert {
 
@@ -259,10 +261,17 @@ std::vector<Part> partsOf(const Plan& plan, GapPolicy policy)
     return parts;
 }
 
+// A TAL's text: never empty (an empty annotation says nothing, and some readers drop it), so a text left out
+// (--drop-annotation-text) or blank gives the type, or "Annotation" for EDF's own type.
 std::string annotationText(const core::Annotation& a)
 {
-    std::string text =
-        (a.type == "EDFA" || a.type == "Note" || a.type == "Gap" || a.type.empty()) ? a.text : a.type + ": " + a.text;
+    const bool blank = a.text.find_first_not_of(std::string_view(" \t\r\n\x14\x15\0", 7)) == std::string::npos;
+    const bool edfType = a.type == "EDFA" || a.type.empty();
+    if (blank) {
+        if (a.channel && (a.type == "Gap" || a.type == "Damaged")) return a.type + " " + *a.channel;
+        return edfType ? "Annotation" : a.type;
+    }
+    std::string text = (edfType || a.type == "Note" || a.type == "Gap") ? a.text : a.type + ": " + a.text;
     if (a.channel && a.type == "Gap") text = "Gap " + *a.channel;
     if (a.channel && a.type == "Damaged") text = "Damaged " + *a.channel + ": " + a.text;
     return text; // formatTal writes TAL delimiters inside it as spaces
@@ -387,6 +396,20 @@ core::Status writePart(core::Recording& recording, const Plan& plan, const Part&
     return out.commit();
 }
 
+// EDF's start date is dd.mm.yy, read as 1985-2084 (EDF+ keeps that clipping): a file starting outside those years
+// would be read with a wrong date, so it is refused, naming the file.
+core::Status checkStartDate(core::Uutc first, const std::string& path, bool timesKnown)
+{
+    constexpr core::Uutc kFirst = 473'385'600'000'000;               // 1985-01-01T00:00:00Z
+    constexpr core::Uutc kEnd = 3'629'145'600'000'000;               // 2085-01-01T00:00:00Z
+    if (!timesKnown || (first >= kFirst && first < kEnd)) return {}; // relative times start at 1985-01-01
+    return makeError(ErrorCode::InvalidArgument,
+                     "EDF+ and BDF+ hold start dates from 1985-01-01 to 2084-12-31 only, and this file would start "
+                     "at " +
+                         core::formatIso(first) + " (write .mefd or .csv, or move the dates with --shift-dates)",
+                     path);
+}
+
 std::vector<std::string> partPaths(const std::string& outPath, std::size_t parts)
 {
     if (parts <= 1) return {outPath};
@@ -406,6 +429,7 @@ core::Result<EdfExportResult> exportEdf(core::Recording& recording, const EdfExp
     EdfExportResult result;
     auto plan = makePlan(recording, options, result.warnings);
     if (!plan) return plan.error();
+    LV_TRY(checkStartDate(plan->start, outPath, recording.info().timesKnown)); // before the scan reads everything
     if (!recording.info().timesKnown)
         result.warnings.push_back("the source's times are relative (its true dates are unknown): written with EDF+'s "
                                   "unknown start date (01.01.85, \"Startdate X\"), times counted from there");
@@ -418,6 +442,8 @@ core::Result<EdfExportResult> exportEdf(core::Recording& recording, const EdfExp
     if (parts.empty())
         return makeError(ErrorCode::InvalidArgument, "the time range holds no samples", recording.info().path);
     const std::vector<std::string> paths = partPaths(outPath, parts.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) // the last part of a split may start past 2084
+        LV_TRY(checkStartDate(plan->start + parts[i].first * plan->recordUs, paths[i], recording.info().timesKnown));
     std::error_code ec;
     for (const std::string& p : paths)
         if (std::filesystem::exists(p, ec))

@@ -2,17 +2,19 @@
 // a shard of them per cluster task; a failing file does not stop the rest (exit 5 when some failed).
 #include "Commands.h"
 #include "ConvertCommand.h"
+#include "JobJson.h"
+#include "ProgressBars.h"
 
 #include "convert/BatchPlan.h"
 #include "convert/JobQueue.h"
 #include "core/TextEscape.h"
-#include "formats/mef3/Snapshot.h"
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 namespace lv::cli {
 
@@ -29,6 +31,7 @@ struct BatchOptions {
     std::string shard = "0/1";
     bool skipExisting = false;
     bool json = false;
+    std::size_t memoryMegabytes = 0; // 0: half the machine's memory
 };
 
 enum class Status { Ok, Failed, Skipped, Cancelled };
@@ -52,22 +55,6 @@ const char* statusName(Status s)
         return "cancelled";
     }
     return "";
-}
-
-convert::ConvertJob jobFor(const BatchOptions& o, const convert::BatchItem& item)
-{
-    const ConvertOptions& c = o.convert;
-    convert::ConvertJob job;
-    job.inputs = {item.input};
-    job.output = item.output;
-    job.password = c.common.password;
-    job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
-    job.selection = {c.selection.channels, c.selection.start, c.selection.end};
-    job.rename = c.rename;
-    job.target = {c.raw, c.time, c.fillGaps, c.blockSeconds, c.level1Password, c.level2Password, c.gaps, c.fillValue};
-    job.verifyCrc = !c.noVerifyCrc;
-    job.skipDamaged = c.skipDamaged;
-    return job;
 }
 
 // Empty folders a failed job's output left on the way from `outDir` (the writer removed its own files).
@@ -96,18 +83,15 @@ void printJson(const std::vector<Row>& rows, std::size_t counts[4])
 {
     nlohmann::json items = nlohmann::json::array();
     for (const Row& r : rows) {
-        nlohmann::json x = {{"input", r.item->input},
-                            {"output", r.item->output},
-                            {"status", statusName(r.status)},
-                            {"seconds", r.result.seconds},
-                            {"samples", r.result.samples},
-                            {"channels", r.result.channels},
-                            {"annotations", r.result.annotations},
-                            {"renamed", r.item->renamed},
-                            {"warnings", r.result.warnings},
-                            {"outputs", r.result.outputs}};
+        nlohmann::json x = jobResultJson(r.result);
+        x["input"] = r.item->input;
+        x["output"] = r.item->output;
+        x["status"] = statusName(r.status);
+        x["renamed"] = r.item->renamed;
         if (r.status == Status::Failed || r.status == Status::Cancelled)
             x["error"] = app::errorText(r.result.error, app::Audience::Gui);
+        else
+            x.erase("error");
         items.push_back(std::move(x));
     }
     const nlohmann::json out = {{"items", items},
@@ -116,6 +100,57 @@ void printJson(const std::vector<Row>& rows, std::size_t counts[4])
                                 {"skipped", counts[2]},
                                 {"cancelled", counts[3]}};
     std::printf("%s\n", out.dump(2, ' ', true).c_str());
+}
+
+// The overall line: finished jobs count whole, running ones by their fraction.
+class BatchProgress {
+public:
+    explicit BatchProgress(std::size_t jobs) : m_meter(0), m_fractions(jobs, 0.0) {}
+    convert::JobProgress set(std::size_t job, double fraction)
+    {
+        std::lock_guard lock(m_mutex);
+        m_fractions[job] = fraction;
+        double sum = 0;
+        for (double f : m_fractions) sum += f;
+        constexpr double kUnits = 1e6;
+        return m_meter.update(static_cast<std::uint64_t>(sum * kUnits),
+                              static_cast<std::uint64_t>(static_cast<double>(m_fractions.size()) * kUnits));
+    }
+
+private:
+    std::mutex m_mutex;
+    convert::ProgressMeter m_meter;
+    std::vector<double> m_fractions;
+};
+
+// Runs the jobs with a bar per running job and an overall one on a terminal.
+std::vector<convert::JobResult> runQueue(const BatchOptions& o, const std::vector<convert::ConvertJob>& jobs)
+{
+    ProgressBars bars(stderrIsTerminal() && !o.json);
+    BatchProgress overall(jobs.size());
+    std::atomic<std::size_t> finished{0}, failed{0};
+    const auto overallLabel = [&] {
+        return "batch: " + std::to_string(finished.load()) + " of " + std::to_string(jobs.size()) + " done" +
+               (failed ? ", " + std::to_string(failed.load()) + " failed" : std::string());
+    };
+    const auto label = [&](std::size_t j) { return fs::path(jobs[j].inputs.front()).filename().string(); };
+    convert::QueueEvents events;
+    if (bars.enabled()) {
+        events.progress = [&](std::size_t j, const convert::JobProgress& p) {
+            bars.update(j, label(j), p);
+            bars.setOverall(overall.set(j, p.fraction), overallLabel());
+        };
+        events.finished = [&](std::size_t j, const convert::JobResult& r) {
+            ++finished;
+            if (!r.ok) ++failed;
+            bars.remove(j);
+            bars.setOverall(overall.set(j, 1.0), overallLabel());
+        };
+    }
+    const std::uint64_t memory = static_cast<std::uint64_t>(o.memoryMegabytes) << 20;
+    auto results = convert::runJobs(jobs, {o.jobs, o.convert.common.threads, cancelToken(), memory}, events);
+    bars.finish();
+    return results;
 }
 
 int run(BatchOptions& o)
@@ -141,20 +176,10 @@ int run(BatchOptions& o)
             continue;
         }
         fs::create_directories(fs::path(items[i].output).parent_path(), ec);
-        jobs.push_back(jobFor(o, items[i]));
+        jobs.push_back(jobFor(o.convert, {items[i].input}, items[i].output));
         rowOfJob.push_back(i);
     }
-    const bool terminal = ::isatty(STDERR_FILENO) && !o.json;
-    std::size_t finished = 0;
-    convert::QueueEvents events;
-    events.finished = [&](std::size_t j, const convert::JobResult& r) {
-        ++finished;
-        if (terminal)
-            std::fprintf(stderr, "\rbatch: %zu of %zu done (%s %s)\x1b[K", finished, jobs.size(),
-                         r.ok ? "ok" : "failed", core::escapeControls(jobs[j].inputs.front()).c_str());
-    };
-    const auto results = convert::runJobs(jobs, {o.jobs, o.convert.common.threads, cancelToken()}, events);
-    if (terminal && !jobs.empty()) std::fputc('\n', stderr);
+    const auto results = runQueue(o, jobs);
     std::size_t counts[4] = {0, 0, 0, 0};
     bool cancelled = cancelToken()->cancelled();
     for (std::size_t j = 0; j < results.size(); ++j) {
@@ -189,6 +214,11 @@ std::function<int()> addBatchCommand(CLI::App& app)
     command->add_option("--shard", o->shard,
                         "I/N: this task's share of the sorted inputs (a Slurm job array: "
                         "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT, --array=0-(N-1))");
+    command
+        ->add_option("--memory", o->memoryMegabytes,
+                     "Memory the side-by-side conversions may hold together, in MB (default: half the machine's); a "
+                     "conversion that does not fit waits")
+        ->check(CLI::Range(1, 1 << 30));
     command->add_flag("--skip-existing", o->skipExisting, "Leave out inputs whose output exists (a re-run resumes)");
     command->add_flag("--json", o->json, "Print the result as JSON");
     addConvertOptions(*command, o->convert);

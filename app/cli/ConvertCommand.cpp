@@ -1,36 +1,18 @@
-// longview-cli convert: export to CSV, MEF 3.0, EDF+ or BDF+ (the output format follows OUT's extension); the
-// export machinery is shared with merge (ConvertCommand.h).
+// longview-cli convert: export to CSV, MEF 3.0, EDF+ or BDF+ (the output format follows OUT's extension) as one
+// engine job (convert/ConvertJob.h), the job machinery shared with merge and batch (ConvertCommand.h).
 #include "ConvertCommand.h"
 #include "Commands.h"
+#include "JobJson.h"
+#include "ProgressBars.h"
 
-#include "convert/RenamedRecording.h"
 #include "convert/Targets.h"
+#include "formats/mef3/Snapshot.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <map>
 
 namespace lv::cli {
-
-namespace {
-
-// Runs the export that OUT's extension names (convert/Targets.h).
-core::Status exportTo(Session& session, const Selection& selection, const ConvertOptions& o,
-                      const core::ReadControl& control)
-{
-    const convert::TargetOptions target{
-        o.raw, o.time, o.fillGaps, o.blockSeconds, o.level1Password, o.level2Password, o.gaps, o.fillValue};
-    auto written =
-        convert::exportTo(*session.recording, {selection.channels, selection.range}, target, o.output, control);
-    if (!written) return written.error();
-    finishProgress();
-    printWarnings(written->warnings);
-    if (written->files.size() > 1)
-        for (const std::string& f : written->files) std::printf("%s\n", f.c_str());
-    return {};
-}
-
-} // namespace
 
 int checkOutputName(const std::string& output)
 {
@@ -40,22 +22,36 @@ int checkOutputName(const std::string& output)
     return kOk;
 }
 
-int runConversion(Session& session, const ConvertOptions& o, const std::string& what)
+convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inputs, std::string output)
 {
-    int exitCode = kOk;
-    printWarnings(session.recording->info().warnings);
-    auto selection = select(session.recording->info(), o.selection, exitCode);
-    if (!selection) return exitCode;
-    auto renamed = convert::RenamedRecording::wrap(std::move(session.recording), o.rename);
-    if (!renamed) return fail(renamed.error());
-    session.recording = std::move(*renamed);
-    core::ReadControl control = readControl(session, what);
-    control.verifyCrc = !o.noVerifyCrc;
-    control.skipDamagedBlocks = o.skipDamaged;
-    const core::Status status = exportTo(session, *selection, o, control);
-    finishProgress();
-    printWarnings(session.recording->takeWarnings());
-    return status.ok() ? kOk : fail(status.error());
+    convert::ConvertJob job;
+    job.inputs = std::move(inputs);
+    job.output = std::move(output);
+    job.password = c.common.password;
+    job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+    job.selection = {c.selection.channels, c.selection.start, c.selection.end};
+    job.rename = c.rename;
+    job.target = {c.raw, c.time, c.fillGaps, c.blockSeconds, c.level1Password, c.level2Password, c.gaps, c.fillValue};
+    job.verifyCrc = !c.noVerifyCrc;
+    job.skipDamaged = c.skipDamaged;
+    return job;
+}
+
+int runJob(const convert::ConvertJob& job, const ConvertOptions& o, const std::string& what)
+{
+    decode::ThreadPool pool(o.common.threads);
+    ProgressBars bars(stderrIsTerminal() && !o.json);
+    convert::JobEvents events;
+    events.opened = [&](const core::RecordingInfo& info) { printWarnings(info.warnings); };
+    if (bars.enabled()) events.progress = [&](const convert::JobProgress& p) { bars.update(0, what, p); };
+    const convert::JobResult result = convert::runConvertJob(job, {&pool, cancelToken(), nullptr}, events);
+    bars.finish();
+    printWarnings({result.warnings.begin() + static_cast<std::ptrdiff_t>(result.openWarnings), result.warnings.end()});
+    if (o.json)
+        std::printf("%s\n", jobResultJson(result).dump(2, ' ', true).c_str());
+    else if (result.ok && result.outputs.size() > 1)
+        for (const std::string& f : result.outputs) std::printf("%s\n", f.c_str());
+    return result.ok ? kOk : fail(result.error);
 }
 
 namespace {
@@ -63,10 +59,7 @@ namespace {
 int run(const ConvertOptions& o)
 {
     if (const int bad = checkOutputName(o.output); bad != kOk) return bad;
-    int exitCode = kOk;
-    auto session = openSession(o.common, exitCode);
-    if (!session) return exitCode;
-    return runConversion(*session, o, "convert");
+    return runJob(jobFor(o, {o.common.path}, o.output), o, "convert");
 }
 
 } // namespace
@@ -107,6 +100,12 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
         ->transform(CLI::CheckedTransformer(times, CLI::ignore_case));
 }
 
+void addJsonResultOption(CLI::App& command, ConvertOptions& o)
+{
+    command.add_flag("--json", o.json,
+                     "Print the result (outputs, samples and annotations per channel, warnings) as JSON");
+}
+
 std::function<int()> addConvertCommand(CLI::App& app)
 {
     auto* command = app.add_subcommand(
@@ -116,6 +115,7 @@ std::function<int()> addConvertCommand(CLI::App& app)
     command->add_option("OUT", o->output, "Output: .csv file, .mefd session, .edf or .bdf file (must not exist)")
         ->required();
     addConvertOptions(*command, *o);
+    addJsonResultOption(*command, *o);
     return [o]() { return run(*o); };
 }
 

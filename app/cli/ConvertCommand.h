@@ -3,10 +3,12 @@
 
 #include "CliSupport.h"
 
+#include "convert/ConvertJob.h"
 #include "convert/CsvExport.h"
 #include "convert/EdfExport.h"
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -29,17 +31,24 @@ struct ConvertOptions {
     std::string level2Password;
     convert::GapPolicy gaps = convert::GapPolicy::Discontinuous;
     double fillValue = 0.0;
+    bool json = false; // convert and merge: print the result as JSON
 };
 
 // Registers the options of `convert` other than IN and OUT (--channels, --start, --end, --password, --threads,
 // --gaps, ...).
 void addConvertOptions(CLI::App& command, ConvertOptions& options);
+// Registers --json (convert and merge print their result as JSON).
+void addJsonResultOption(CLI::App& command, ConvertOptions& options);
 
 // Refuses (exit 2) an output name whose format is unknown; returns kOk when it is known.
 int checkOutputName(const std::string& output);
 
-// Selects, exports the opened session to o.output with progress and Ctrl-C cancellation, prints warnings, and
-// returns the exit status (4 when the output could not be written).
-int runConversion(Session& session, const ConvertOptions& o, const std::string& what);
+// The job that convert, merge and batch run for `inputs` (several: merged) to `output` with these options.
+convert::ConvertJob jobFor(const ConvertOptions& o, std::vector<std::string> inputs, std::string output);
+
+// Runs one job in the foreground (convert, merge): its warnings and progress bar on stderr, Ctrl-C cancels, the
+// written files (when several) or the JSON result (--json) on stdout. Returns the exit status (4 when the output
+// could not be written).
+int runJob(const convert::ConvertJob& job, const ConvertOptions& o, const std::string& what);
 
 } // namespace lv::cli

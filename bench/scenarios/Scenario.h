@@ -63,5 +63,6 @@ Json runShared(const CellArgs& a);  // E5
 Json runScan(const CellArgs& a);    // E6
 Json runSoak(const CellArgs& a);    // E11
 Json runConvert(const CellArgs& a); // C1: MEF to EDF+/BDF+ throughput and peak RSS
+Json runHub(const CellArgs& a);     // H: the conversion hub's commands in the asammdf benchmark categories
 
 } // namespace lv::bench

@@ -1,4 +1,5 @@
-// longview-bench-scenarios: runs each cell of the viewing scenarios (E1-E6, E11) in a fresh process of its own
+// longview-bench-scenarios: runs each cell of the viewing scenarios (E1-E6, E11), the conversions (C1) and the
+// conversion hub's commands (H) in a fresh process of its own
 // and prints one JSON line per cell. `--cell NAME key=value...` runs one cell in this process.
 //   longview-bench-scenarios [--only E2,E4] [--quick]      all cells (or some scenarios), one process each
 //   longview-bench-scenarios --cell E2 channels=64 pageSeconds=10 thinkMs=100
@@ -22,7 +23,7 @@ const std::map<std::string, std::function<Json(const CellArgs&)>>& scenarios()
     static const std::map<std::string, std::function<Json(const CellArgs&)>> s{
         {"E1", lv::bench::runOpen},  {"E2", lv::bench::runPaging},  {"E3", lv::bench::runJumps},
         {"E4", lv::bench::runZoom},  {"E5", lv::bench::runShared},  {"E6", lv::bench::runScan},
-        {"E11", lv::bench::runSoak}, {"C1", lv::bench::runConvert},
+        {"E11", lv::bench::runSoak}, {"C1", lv::bench::runConvert}, {"H", lv::bench::runHub},
     };
     return s;
 }
@@ -53,6 +54,20 @@ std::vector<std::vector<std::string>> plan(bool quick)
     for (const char* hours : {"hours=1", "hours=12"})
         for (const char* format : {"format=edf", "format=bdf"})
             if (!quick || hours == std::string("hours=1")) cells.push_back({"C1", hours, format});
+    // H: floors, then the hub's commands; 64 ch x 12 h at 256 Hz unless named (mef48: 48 h).
+    for (const char* in : {"input=mef12", "input=edf12"}) cells.push_back({"H", "op=floor", in});
+    for (const char* threads : {"threads=1", "threads=0"}) {
+        for (const char* in : {"input=mef12", "input=edf12"}) cells.push_back({"H", "op=read", in, threads});
+        cells.push_back({"H", "op=convert", "input=mef12", "to=edf", threads});
+        cells.push_back({"H", "op=convert", "input=edf12", "to=mefd", threads});
+        cells.push_back({"H", "op=convert", "input=mef12", "to=mefd", threads});
+    }
+    for (const char* in : {"input=mef12", "input=edf12"}) cells.push_back({"H", "op=open", in});
+    cells.push_back({"H", "op=convert", "input=mef4", "to=csv"});
+    for (const char* to : {"to=edf", "to=mefd"}) cells.push_back({"H", "op=convert", "input=mef48", to});
+    for (const char* mode : {"mode=concat", "mode=stack"}) cells.push_back({"H", "op=merge", mode});
+    for (const char* jobs : {"jobs=1 threads=1", "jobs=1 threads=2", "jobs=2 threads=2"})
+        cells.push_back({"H", "op=batch", std::string(jobs).substr(0, 6), std::string(jobs).substr(7)});
     return cells;
 }
 

@@ -15,9 +15,7 @@ core::Result<std::unique_ptr<core::Recording>> openInputs(const ConvertJob& job)
 {
     if (job.inputs.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "a job needs an input");
     if (job.inputs.size() > 1) {
-        auto merged = openMerged(job.inputs, job.password, job.snapshotDirectory);
-        if (!merged) return merged.error();
-        return std::unique_ptr<core::Recording>(std::move(*merged));
+        return openMerged(job.inputs, job.password, job.snapshotDirectory, job.merge);
     }
     return formats::openRecording({job.inputs.front(), job.password, job.snapshotDirectory});
 }
@@ -25,8 +23,16 @@ core::Result<std::unique_ptr<core::Recording>> openInputs(const ConvertJob& job)
 void count(const core::RecordingInfo& info, const Selection& selection, JobResult& result)
 {
     result.channels = selection.channels.size();
-    for (std::size_t c : selection.channels)
-        result.samples += core::sampleSpan(info.channels[c], selection.range).count;
+    for (std::size_t c : selection.channels) {
+        const core::ChannelInfo& ch = info.channels[c];
+        ChannelCount n{ch.name, core::sampleSpan(ch, selection.range).count, 0};
+        n.annotations = static_cast<std::size_t>(
+            std::count_if(info.annotations.begin(), info.annotations.end(), [&](const core::Annotation& a) {
+                return a.channel == ch.name && selection.range.contains(a.time);
+            }));
+        result.samples += n.samples;
+        result.perChannel.push_back(std::move(n));
+    }
     result.annotations = static_cast<std::size_t>(
         std::count_if(info.annotations.begin(), info.annotations.end(),
                       [&](const core::Annotation& a) { return selection.range.contains(a.time); }));
@@ -39,10 +45,41 @@ JobResult fail(JobResult result, core::Error error)
     return result;
 }
 
+// Holds a share of the budget until the job ends.
+class BudgetShare {
+public:
+    BudgetShare(MemoryBudget* budget, std::uint64_t bytes) : m_budget(budget), m_bytes(bytes) {}
+    BudgetShare(const BudgetShare&) = delete;
+    BudgetShare& operator=(const BudgetShare&) = delete;
+    ~BudgetShare()
+    {
+        if (m_taken) m_budget->release(m_bytes);
+    }
+    bool take(const core::CancelToken* cancel)
+    {
+        if (!m_budget) return true;
+        m_taken = m_budget->acquire(m_bytes, cancel);
+        return m_taken;
+    }
+
+private:
+    MemoryBudget* m_budget;
+    std::uint64_t m_bytes;
+    bool m_taken = false;
+};
+
 } // namespace
 
-JobResult runConvertJob(const ConvertJob& job, core::TaskRunner* runner, const core::CancelToken* cancel,
-                        const JobProgress& progress)
+std::uint64_t estimateJobMemory(const TargetFormat& target, const core::RecordingInfo& info, const Selection& selection,
+                                std::size_t threads)
+{
+    constexpr std::uint64_t kReaderScratchPerThread = std::uint64_t{18} << 20; // a run's samples and bytes
+    constexpr std::uint64_t kPerChannel = std::uint64_t{256} << 10;            // per-channel state of a writer
+    const std::size_t channels = selection.channels.empty() ? info.channels.size() : selection.channels.size();
+    return target.workingBytes + kReaderScratchPerThread * std::max<std::size_t>(1, threads) + kPerChannel * channels;
+}
+
+JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment, const JobEvents& events)
 {
     const auto started = std::chrono::steady_clock::now();
     JobResult result;
@@ -50,26 +87,47 @@ JobResult runConvertJob(const ConvertJob& job, core::TaskRunner* runner, const c
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return r;
     };
+    const TargetFormat* target = targetForOutput(job.output);
+    if (!target)
+        return finish(fail(std::move(result), core::makeError(core::ErrorCode::InvalidArgument,
+                                                              "cannot tell the output format of \"" + job.output +
+                                                                  "\": use " + knownTargetNames())));
     auto recording = openInputs(job);
     if (!recording) return finish(fail(std::move(result), recording.error()));
     const core::RecordingInfo& info = (*recording)->info();
     result.warnings = info.warnings;
+    result.openWarnings = result.warnings.size();
+    if (events.opened) events.opened(info);
     auto selection = resolveSelection(info, job.selection);
     if (!selection) return finish(fail(std::move(result), selection.error()));
     auto renamed = RenamedRecording::wrap(std::move(*recording), job.rename);
     if (!renamed) return finish(fail(std::move(result), renamed.error()));
+    core::Recording& source = **renamed;
+    const std::size_t threads = environment.runner ? environment.runner->threadCount() : 1;
+    result.memoryBytes = estimateJobMemory(*target, source.info(), *selection, threads);
+    BudgetShare share(environment.memory, result.memoryBytes);
+    if (!share.take(environment.cancel))
+        return finish(
+            fail(std::move(result), core::makeError(core::ErrorCode::Cancelled, "cancelled before it started")));
+    if (events.writing) events.writing();
+    count(source.info(), *selection, result);
+    ProgressMeter meter(result.samples);
     core::ReadControl control;
-    control.runner = runner;
-    control.cancel = cancel;
-    control.progress = progress;
+    control.runner = environment.runner;
+    control.cancel = environment.cancel;
+    if (events.progress)
+        control.progress = [&](std::uint64_t done, std::uint64_t total) { events.progress(meter.update(done, total)); };
     control.verifyCrc = job.verifyCrc;
     control.skipDamagedBlocks = job.skipDamaged;
-    auto written = exportTo(**renamed, *selection, job.target, job.output, control);
-    for (std::string& w : (*renamed)->takeWarnings()) result.warnings.push_back(std::move(w));
-    if (!written) return finish(fail(std::move(result), written.error()));
+    auto written = target->write(source, *selection, job.target, job.output, control);
+    for (std::string& w : source.takeWarnings()) result.warnings.push_back(std::move(w));
+    if (!written) {
+        result.samples = 0, result.perChannel.clear(); // nothing was written
+        return finish(fail(std::move(result), written.error()));
+    }
+    if (events.progress) events.progress(meter.finished());
     for (std::string& w : written->warnings) result.warnings.push_back(std::move(w));
     result.outputs = std::move(written->files);
-    count((*renamed)->info(), *selection, result);
     result.ok = true;
     return finish(std::move(result));
 }

@@ -1,12 +1,14 @@
 // One conversion job (a convert, a merge, a batch item): inputs, target, options; run with progress and
-// cancellation, its result a value (outputs, counts, warnings, or the error).
+// cancellation within a memory budget, its result a value (outputs, counts, warnings, or the error).
 #pragma once
 
+#include "convert/JobProgress.h"
+#include "convert/MemoryBudget.h"
+#include "convert/MergeTimeline.h"
 #include "convert/Selection.h"
 #include "convert/Targets.h"
 #include "core/TaskRunner.h"
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -15,34 +17,60 @@
 namespace lv::convert {
 
 struct ConvertJob {
-    std::vector<std::string> inputs; // one recording; several are merged (concat)
+    std::vector<std::string> inputs; // one recording; several are merged (`merge`: concatenated or stacked)
     std::string output;              // its extension picks the writer (Targets.h)
     std::string password;            // of encrypted inputs
     std::string snapshotDirectory;   // MEF metadata snapshots; empty: none
     SelectionRequest selection;      // channel names as the inputs give them
     std::string rename;              // "old=new,...": output names (RenamedRecording)
+    MergeOptions merge;
     TargetOptions target;
     bool verifyCrc = true;
     bool skipDamaged = false;
+};
+
+// What one output channel received.
+struct ChannelCount {
+    std::string name;            // as written (after renaming)
+    std::int64_t samples = 0;    // grid points in the selected range
+    std::size_t annotations = 0; // annotations on this channel in the range
 };
 
 struct JobResult {
     bool ok = false;
     core::Error error;                 // when not ok
     std::vector<std::string> outputs;  // written
-    std::vector<std::string> warnings; // the reader's and the writer's
+    std::vector<std::string> warnings; // the open's first (openWarnings of them), then the reader's and the writer's
+    std::size_t openWarnings = 0;      // how many of `warnings` the open gave (JobEvents::opened saw them)
     std::int64_t samples = 0;          // grid points written, over the selected channels
     std::size_t channels = 0;
-    std::size_t annotations = 0; // of the source in the selected range
+    std::size_t annotations = 0; // of the source in the selected range (whole-recording and channel ones)
+    std::vector<ChannelCount> perChannel;
+    std::uint64_t memoryBytes = 0; // the share of the memory budget it held while writing
     double seconds = 0;
 };
 
-// Progress of a job: work units done of total (as ReadControl reports them).
-using JobProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+// What runs a job.
+struct JobEnvironment {
+    core::TaskRunner* runner = nullptr;        // decodes and encodes in parallel; nullptr: the calling thread
+    const core::CancelToken* cancel = nullptr; // checked between chunks
+    MemoryBudget* memory = nullptr;            // the queue's budget; nullptr: none
+};
 
-// Opens the inputs, resolves the selection, writes the target. Never throws; a failure is in the result (the
-// writer has left nothing behind). `runner` decodes and encodes in parallel (nullptr: on the calling thread).
-JobResult runConvertJob(const ConvertJob& job, core::TaskRunner* runner, const core::CancelToken* cancel,
-                        const JobProgress& progress = {});
+// Called on the job's thread (opened, right after the open, before the selection is resolved) or any thread (progress).
+struct JobEvents {
+    std::function<void(const core::RecordingInfo&)> opened; // inputs opened and checked, before any writing
+    std::function<void()> writing; // its memory share taken (JobEnvironment::memory), the writing begins
+    std::function<void(const JobProgress&)> progress;
+};
+
+// Opens the inputs, resolves the selection, waits for its share of the memory budget, writes the target. Never
+// throws; a failure is in the result (the writer has left nothing behind).
+JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment, const JobEvents& events = {});
+
+// The memory a job writing `selection` of `info` to `target` holds at most besides the open recording's
+// description: the writer's chunk buffers and the readers' per-thread scratch (measured, see bench/README.md).
+std::uint64_t estimateJobMemory(const TargetFormat& target, const core::RecordingInfo& info, const Selection& selection,
+                                std::size_t threads);
 
 } // namespace lv::convert

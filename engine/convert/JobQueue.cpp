@@ -1,4 +1,4 @@
-// Worker threads claiming jobs in order, each with its own decode pool.
+// Worker threads claiming jobs in order, each with its own decode pool, all sharing one memory budget.
 #include "convert/JobQueue.h"
 
 #include "decode/ThreadPool.h"
@@ -17,6 +17,8 @@ std::vector<JobResult> runJobs(const std::vector<ConvertJob>& jobs, const QueueO
     const std::size_t side = std::clamp<std::size_t>(options.jobs, 1, std::max<std::size_t>(1, jobs.size()));
     const std::size_t all = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const std::size_t each = std::max<std::size_t>(1, all / side);
+    MemoryBudget own(options.memoryBytes ? options.memoryBytes : defaultMemoryBudget());
+    MemoryBudget& budget = options.memory ? *options.memory : own;
     std::atomic<std::size_t> next{0};
     std::mutex eventMutex;
     const auto worker = [&] {
@@ -30,9 +32,10 @@ std::vector<JobResult> runJobs(const std::vector<ConvertJob>& jobs, const QueueO
                 std::lock_guard lock(eventMutex);
                 events.started(i);
             }
-            JobProgress progress;
-            if (events.progress) progress = [&, i](std::uint64_t d, std::uint64_t t) { events.progress(i, d, t); };
-            results[i] = runConvertJob(jobs[i], &pool, options.cancel, progress);
+            JobEvents jobEvents;
+            if (events.writing) jobEvents.writing = [&, i] { events.writing(i); };
+            if (events.progress) jobEvents.progress = [&, i](const JobProgress& p) { events.progress(i, p); };
+            results[i] = runConvertJob(jobs[i], {&pool, options.cancel, &budget}, jobEvents);
             if (events.finished) {
                 std::lock_guard lock(eventMutex);
                 events.finished(i, results[i]);

@@ -1,5 +1,6 @@
-// Runs conversion jobs side by side: at most `jobs` at once, the decode threads shared out among them; a failing
-// job records its error and the queue goes on; cancellation stops the running jobs and starts no more.
+// Runs conversion jobs side by side: at most `jobs` at once, the decode threads shared out among them, within one
+// memory budget; a failing job records its error and the queue goes on; cancellation stops the running jobs and
+// starts no more.
 #pragma once
 
 #include "convert/ConvertJob.h"
@@ -13,13 +14,16 @@ struct QueueOptions {
     std::size_t jobs = 1;    // side by side
     std::size_t threads = 0; // decode/encode threads in all (0: all cores), each job gets threads / jobs (>= 1)
     const core::CancelToken* cancel = nullptr;
+    std::uint64_t memoryBytes = 0;  // what the running jobs may hold together (0: defaultMemoryBudget())
+    MemoryBudget* memory = nullptr; // a budget shared with other queues (then memoryBytes is not used)
 };
 
-// Called when job `index` starts (result empty) and when it ends, one call at a time.
+// Called when job `index` starts and when it ends, one call at a time; writing and progress from any thread.
 struct QueueEvents {
     std::function<void(std::size_t index)> started;
+    std::function<void(std::size_t index)> writing; // its share of the memory budget taken (any thread)
     std::function<void(std::size_t index, const JobResult& result)> finished;
-    std::function<void(std::size_t index, std::uint64_t done, std::uint64_t total)> progress; // any thread
+    std::function<void(std::size_t index, const JobProgress& progress)> progress;
 };
 
 // Every job's result, in the jobs' order. Jobs not started because of cancellation fail with Cancelled.

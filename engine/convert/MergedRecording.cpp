@@ -1,6 +1,7 @@
 // Merging: channel matching, placement and checks when created; reads split over the parts covering a slice.
 #include "convert/MergedRecording.h"
 
+#include "convert/StackedRecording.h"
 #include "core/TimeFormat.h"
 #include "formats/RecordingOpener.h"
 
@@ -37,13 +38,32 @@ std::optional<std::int64_t> wholeNumber(double v, double tolerance)
 } // namespace
 
 core::Result<std::unique_ptr<MergedRecording>>
-MergedRecording::create(std::vector<std::unique_ptr<core::Recording>> parts)
+MergedRecording::create(std::vector<std::unique_ptr<core::Recording>> parts, OverlapPolicy overlap)
+{
+    auto m = build(std::move(parts), overlap);
+    if (!m) return m.error();
+    if (overlap == OverlapPolicy::Error)
+        if (auto timeline = (*m)->timeline(overlap); timeline.error) return *timeline.error;
+    return m;
+}
+
+core::Result<MergeTimeline> MergedRecording::plan(std::vector<std::unique_ptr<core::Recording>> parts,
+                                                  OverlapPolicy overlap)
+{
+    auto m = build(std::move(parts), overlap);
+    if (!m) return m.error();
+    return (*m)->timeline(overlap);
+}
+
+core::Result<std::unique_ptr<MergedRecording>>
+MergedRecording::build(std::vector<std::unique_ptr<core::Recording>> parts, OverlapPolicy overlap)
 {
     if (parts.empty()) return makeError(ErrorCode::InvalidArgument, "nothing to merge: no recordings given");
     std::unique_ptr<MergedRecording> m(new MergedRecording());
     m->m_parts = std::move(parts);
     core::RecordingInfo& info = m->m_info;
     std::vector<std::string> formats;
+    std::vector<std::vector<PartChannel>> channels; // per merged channel
     for (std::size_t p = 0; p < m->m_parts.size(); ++p) {
         const core::RecordingInfo& part = m->m_parts[p]->info();
         m->m_names.push_back(part.path.empty() ? "part " + std::to_string(p + 1) : part.path);
@@ -68,14 +88,10 @@ MergedRecording::create(std::vector<std::unique_ptr<core::Recording>> parts)
                 fresh.unit = ch.unit;
                 fresh.description = ch.description;
                 info.channels.push_back(std::move(fresh));
-                m->m_pieces.emplace_back();
+                channels.emplace_back();
             }
             if (ch.gridLength <= 0) continue; // no samples: nothing to place
-            Piece piece;
-            piece.part = p;
-            piece.channel = c;
-            piece.length = ch.gridLength;
-            m->m_pieces[static_cast<std::size_t>(merged)].push_back(piece);
+            channels[static_cast<std::size_t>(merged)].push_back({p, c, &ch});
         }
     }
     info.format = "merged";
@@ -84,7 +100,12 @@ MergedRecording::create(std::vector<std::unique_ptr<core::Recording>> parts)
     info.path = m->m_names.front();
     std::stable_sort(info.annotations.begin(), info.annotations.end(),
                      [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
-    for (std::size_t c = 0; c < info.channels.size(); ++c) LV_TRY(m->placeChannel(c, m->m_pieces[c]));
+    m->m_pieces.resize(info.channels.size());
+    m->m_overlaps.resize(info.channels.size());
+    for (std::size_t c = 0; c < info.channels.size(); ++c) {
+        LV_TRY(m->checkChannel(c, channels[c]));
+        m->placeChannel(c, channels[c], overlap);
+    }
     // The span of the merged channels (on the merged grids) and of the annotations; the parts' own spans when
     // no channel holds a sample.
     bool any = false;
@@ -99,19 +120,15 @@ MergedRecording::create(std::vector<std::unique_ptr<core::Recording>> parts)
     return m;
 }
 
-// Checks rate and unit, orders the pieces in time, places them on the merged grid, refuses overlaps, and fills
-// in the merged channel's times, counts, segments and gaps.
-core::Status MergedRecording::placeChannel(std::size_t merged, std::vector<Piece>& pieces)
+// Every part of a merged channel must share the first part's rate and unit.
+core::Status MergedRecording::checkChannel(std::size_t merged, const std::vector<PartChannel>& parts) const
 {
-    core::ChannelInfo& out = m_info.channels[merged];
-    if (pieces.empty()) return {};
-    const auto partChannel = [this](const Piece& p) -> const core::ChannelInfo& {
-        return m_parts[p.part]->info().channels[p.channel];
-    };
-    const Piece& first = pieces.front();
-    for (const Piece& p : pieces) {
-        const core::ChannelInfo& a = partChannel(first);
-        const core::ChannelInfo& b = partChannel(p);
+    const core::ChannelInfo& out = m_info.channels[merged];
+    if (parts.empty()) return {};
+    const PartChannel& first = parts.front();
+    for (const PartChannel& p : parts) {
+        const core::ChannelInfo& a = *first.info;
+        const core::ChannelInfo& b = *p.info;
         if (!sameRate(a.fs, b.fs))
             return makeError(ErrorCode::InvalidArgument, "channel \"" + out.name + "\" is sampled at " + number(a.fs) +
                                                              " Hz in " + fileOf(first.part) + " but at " +
@@ -122,47 +139,70 @@ core::Status MergedRecording::placeChannel(std::size_t merged, std::vector<Piece
                                                          fileOf(first.part) + " but in \"" + b.unit + "\" in " +
                                                          fileOf(p.part) + "; merged parts need one unit per channel");
     }
-    std::stable_sort(pieces.begin(), pieces.end(),
-                     [&](const Piece& a, const Piece& b) { return partChannel(a).start < partChannel(b).start; });
-    out.fs = partChannel(pieces.front()).fs;
-    out.start = partChannel(pieces.front()).start;
-    const core::SampleGrid grid = out.grid();
-    std::int64_t end = 0;        // merged grid index after the last placed sample
-    const Piece* last = nullptr; // the placed piece that ends latest
-    for (Piece& p : pieces) {
-        const core::ChannelInfo& ch = partChannel(p);
-        if (last) {
-            const core::ChannelInfo& prev = partChannel(*last);
-            if (ch.start < prev.end)
-                return makeError(ErrorCode::Unsupported, fileOf(last->part) + " and " + fileOf(p.part) +
-                                                             " overlap in channel \"" + out.name + "\" from " +
-                                                             core::formatIso(ch.start) + " to " +
-                                                             core::formatIso(std::min(prev.end, ch.end)));
-        }
-        p.offset = grid.nearestIndex(ch.start);
-        if (p.offset < end) // on the grid the part starts inside its predecessor's last sample period
-            return makeError(ErrorCode::Unsupported, fileOf(last->part) + " and " + fileOf(p.part) +
-                                                         " overlap in channel \"" + out.name + "\" from " +
-                                                         core::formatIso(grid.timeOf(p.offset)) + " to " +
-                                                         core::formatIso(grid.timeOf(end)));
-        const core::Uutc placed = grid.timeOf(p.offset);
-        if (std::abs(placed - ch.start) > 1)
-            m_info.warnings.push_back("channel \"" + out.name + "\" of " + fileOf(p.part) + " is shifted by " +
-                                      std::to_string(placed - ch.start) + " us onto the grid of " +
-                                      fileOf(pieces.front().part));
-        if (last && p.offset > end) out.gaps.push_back({grid.timeOf(end), placed});
-        const core::SampleGrid own = ch.grid();
-        const auto toMerged = [&](core::Uutc t) { return grid.timeOf(p.offset + own.nearestIndex(t)); };
-        for (const core::TimeRange& g : ch.gaps) out.gaps.push_back({toMerged(g.start), toMerged(g.end)});
-        for (const core::TimeRange& s : ch.segments) out.segments.push_back({toMerged(s.start), toMerged(s.end)});
-        out.sampleCount += ch.sampleCount;
-        end = p.offset + p.length;
-        last = &p;
-    }
-    out.gridLength = end;
-    out.end = grid.timeOf(end);
-    chooseScale(merged, pieces);
     return {};
+}
+
+// Places the parts (convert/MergePlacement), fills in the merged channel, says shifts and resolved overlaps.
+void MergedRecording::placeChannel(std::size_t merged, std::vector<PartChannel> parts, OverlapPolicy overlap)
+{
+    core::ChannelInfo& out = m_info.channels[merged];
+    if (parts.empty()) return;
+    Placement placed = placeParts(std::move(parts), overlap);
+    const std::size_t earliest = placed.fragments.empty() ? 0 : placed.fragments.front().part;
+    for (const auto& [part, shift] : placed.shifted)
+        m_info.warnings.push_back("channel \"" + out.name + "\" of " + fileOf(part) + " is shifted by " +
+                                  std::to_string(shift) + " us onto the grid of " + fileOf(earliest));
+    for (const Overlap& o : placed.overlaps)
+        if (o.kept)
+            m_info.warnings.push_back(fileOf(o.earlier) + " and " + fileOf(o.later) + " overlap in channel \"" +
+                                      out.name + "\" from " + core::formatIso(o.range.start) + " to " +
+                                      core::formatIso(o.range.end) + ": the samples of " + fileOf(*o.kept) +
+                                      " are kept (" + std::to_string(o.droppedSamples) + " of " +
+                                      fileOf(*o.kept == o.earlier ? o.later : o.earlier) + " left out)");
+    out.fs = placed.channel.fs;
+    out.start = placed.channel.start;
+    out.end = placed.channel.end;
+    out.gridLength = placed.channel.gridLength;
+    out.sampleCount = placed.channel.sampleCount;
+    out.segments = std::move(placed.channel.segments);
+    out.gaps = std::move(placed.channel.gaps);
+    for (const Fragment& f : placed.fragments) {
+        Piece piece;
+        static_cast<Fragment&>(piece) = f;
+        m_pieces[merged].push_back(piece);
+    }
+    m_overlaps[merged] = std::move(placed.overlaps);
+    chooseScale(merged, m_pieces[merged]);
+}
+
+MergeTimeline MergedRecording::timeline(OverlapPolicy overlap) const
+{
+    MergeTimeline t;
+    t.options = {MergeMode::Concat, overlap};
+    for (std::size_t p = 0; p < m_parts.size(); ++p) {
+        const core::RecordingInfo& part = m_parts[p]->info();
+        t.inputs.push_back({m_names[p], part.format, {part.start, part.end}});
+    }
+    for (std::size_t c = 0; c < m_info.channels.size(); ++c) {
+        const core::ChannelInfo& ch = m_info.channels[c];
+        MergeTimeline::Channel out{ch.name, ch.fs, ch.unit, {ch.start, ch.end}, {}, ch.gaps, m_overlaps[c]};
+        const core::SampleGrid grid = ch.grid();
+        for (const Piece& p : m_pieces[c])
+            out.parts.push_back({p.part,
+                                 m_parts[p.part]->info().channels[p.channel].name,
+                                 {grid.timeOf(p.offset + p.from), grid.timeOf(p.offset + p.to)}});
+        if (!t.error && overlap == OverlapPolicy::Error && !m_overlaps[c].empty()) {
+            const Overlap& o = m_overlaps[c].front();
+            t.error =
+                makeError(ErrorCode::Unsupported,
+                          fileOf(o.earlier) + " and " + fileOf(o.later) + " overlap in channel \"" + ch.name +
+                              "\" from " + core::formatIso(o.range.start) + " to " + core::formatIso(o.range.end));
+        }
+        t.channels.push_back(std::move(out));
+    }
+    t.span = {m_info.start, m_info.end};
+    t.warnings = m_info.warnings;
+    return t;
 }
 
 // The coarsest exact common scale: a piece's factor divided by the smallest K (1, 2, ... kMaxDivisor), with that
@@ -242,7 +282,7 @@ core::Status MergedRecording::readRaw(std::span<const core::RawSlice> slices, co
         std::fill(s.out.begin(), s.out.end(), core::kNoSample);
         const std::int64_t first = s.firstSample, last = s.firstSample + static_cast<std::int64_t>(s.out.size());
         for (const Piece& p : m_pieces[s.channel]) {
-            const std::int64_t lo = std::max(first, p.offset), hi = std::min(last, p.offset + p.length);
+            const std::int64_t lo = std::max(first, p.offset + p.from), hi = std::min(last, p.offset + p.to);
             if (lo >= hi) continue;
             const auto out = s.out.subspan(static_cast<std::size_t>(lo - first), static_cast<std::size_t>(hi - lo));
             perPart[p.part].push_back(core::RawSlice{p.channel, lo - p.offset, out});
@@ -284,19 +324,25 @@ std::vector<core::DamagedBlock> MergedRecording::takeDamage()
 {
     std::vector<core::DamagedBlock> all;
     for (std::size_t p = 0; p < m_parts.size(); ++p)
-        for (core::DamagedBlock& d : m_parts[p]->takeDamage())
+        for (const core::DamagedBlock& d : m_parts[p]->takeDamage())
             for (std::size_t c = 0; c < m_pieces.size(); ++c)
-                for (const Piece& piece : m_pieces[c])
-                    if (piece.part == p && piece.channel == d.channel) {
-                        all.push_back(d);
-                        all.back().channel = c;
-                        all.back().firstSample += piece.offset;
-                    }
+                for (const Piece& piece : m_pieces[c]) {
+                    if (piece.part != p || piece.channel != d.channel) continue;
+                    const std::int64_t from = std::max(d.firstSample, piece.from);
+                    const std::int64_t to = std::min(d.firstSample + d.sampleCount, piece.to);
+                    if (from >= to) continue; // the part's samples there were left out (an overlap)
+                    all.push_back(d);
+                    all.back().channel = c;
+                    all.back().firstSample = piece.offset + from;
+                    all.back().sampleCount = to - from;
+                }
     return all;
 }
 
-core::Result<std::unique_ptr<MergedRecording>>
-openMerged(const std::vector<std::string>& paths, const std::string& password, const std::string& snapshotDirectory)
+namespace {
+
+core::Result<std::vector<std::unique_ptr<core::Recording>>>
+openParts(const std::vector<std::string>& paths, const std::string& password, const std::string& snapshotDirectory)
 {
     std::vector<std::unique_ptr<core::Recording>> parts;
     for (const std::string& path : paths) {
@@ -304,7 +350,39 @@ openMerged(const std::vector<std::string>& paths, const std::string& password, c
         if (!part) return part.error();
         parts.push_back(std::move(*part));
     }
-    return MergedRecording::create(std::move(parts));
+    return parts;
+}
+
+} // namespace
+
+core::Result<std::unique_ptr<core::Recording>> openMerged(const std::vector<std::string>& paths,
+                                                          const std::string& password,
+                                                          const std::string& snapshotDirectory,
+                                                          const MergeOptions& options)
+{
+    auto parts = openParts(paths, password, snapshotDirectory);
+    if (!parts) return parts.error();
+    if (options.mode == MergeMode::Stack) {
+        auto stacked = StackedRecording::create(std::move(*parts));
+        if (!stacked) return stacked.error();
+        return std::unique_ptr<core::Recording>(std::move(*stacked));
+    }
+    auto merged = MergedRecording::create(std::move(*parts), options.overlap);
+    if (!merged) return merged.error();
+    return std::unique_ptr<core::Recording>(std::move(*merged));
+}
+
+core::Result<MergeTimeline> planMerge(const std::vector<std::string>& paths, const std::string& password,
+                                      const std::string& snapshotDirectory, const MergeOptions& options)
+{
+    auto parts = openParts(paths, password, snapshotDirectory);
+    if (!parts) return parts.error();
+    if (options.mode == MergeMode::Stack) {
+        auto stacked = StackedRecording::create(std::move(*parts));
+        if (!stacked) return stacked.error();
+        return (*stacked)->timeline();
+    }
+    return MergedRecording::plan(std::move(*parts), options.overlap);
 }
 
 } // namespace lv::convert

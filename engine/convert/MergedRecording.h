@@ -1,6 +1,7 @@
 // Several opened recordings read as one: channels matched by name, parts placed in time on each channel's grid.
 #pragma once
 
+#include "convert/MergeTimeline.h"
 #include "core/Recording.h"
 
 #include <memory>
@@ -14,7 +15,9 @@ namespace lv::convert {
 // - Channels: the union of the parts' channel names, in first-seen order (parts in the order given).
 // - Per channel, every part holding it must have the same sampling rate and unit; the parts are put in time
 //   order and each is placed at the grid point of the merged channel nearest its first sample (a part off the
-//   grid by more than 1 us is shifted, with a warning). Parts of one channel must not overlap in time.
+//   grid by more than 1 us is shifted, with a warning). Where parts of one channel overlap in time the policy
+//   decides: Error refuses the merge (the default), First keeps the earlier part's samples, Last the later's
+//   (convert/MergePlacement.h); each overlap is said in a warning.
 // - The time between parts becomes gaps; the parts' own gaps and segments stay; annotations are concatenated in
 //   time order; the parts' warnings are kept, each prefixed with its file.
 // - Scale: counts are int32 on one factor and offset per channel, kept exact wherever possible: the merged
@@ -27,8 +30,12 @@ namespace lv::convert {
 //   (runner, cancellation, progress in samples over the whole call).
 class MergedRecording final : public core::Recording {
 public:
-    // Fails (core::Error, message naming the files) on a rate or unit mismatch, an overlap, or unknown times.
-    static core::Result<std::unique_ptr<MergedRecording>> create(std::vector<std::unique_ptr<core::Recording>> parts);
+    // Fails (core::Error, message naming the files) on a rate or unit mismatch, an overlap under
+    // OverlapPolicy::Error, or unknown times.
+    static core::Result<std::unique_ptr<MergedRecording>> create(std::vector<std::unique_ptr<core::Recording>> parts,
+                                                                 OverlapPolicy overlap = OverlapPolicy::Error);
+    // The time line the merge would write (an overlap under Error is in `error`, not a failure).
+    static core::Result<MergeTimeline> plan(std::vector<std::unique_ptr<core::Recording>> parts, OverlapPolicy overlap);
 
     const core::RecordingInfo& info() const override { return m_info; }
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
@@ -40,11 +47,7 @@ public:
 
 private:
     // One part's stretch of one merged channel, and how its counts map onto the merged channel's scale.
-    struct Piece {
-        std::size_t part = 0;
-        std::size_t channel = 0;     // channel index in the part
-        std::int64_t offset = 0;     // merged grid index of the part's sample 0
-        std::int64_t length = 0;     // the part's grid length
+    struct Piece : Fragment {
         bool exact = true;           // counts * multiplier + shift; else rounded from ratio and fraction
         std::int64_t multiplier = 1; // exact mapping
         std::int64_t shift = 0;
@@ -53,20 +56,30 @@ private:
     };
 
     MergedRecording() = default;
-    core::Status placeChannel(std::size_t merged, std::vector<Piece>& pieces);
+    static core::Result<std::unique_ptr<MergedRecording>> build(std::vector<std::unique_ptr<core::Recording>> parts,
+                                                                OverlapPolicy overlap);
+    core::Status checkChannel(std::size_t merged, const std::vector<PartChannel>& parts) const;
+    void placeChannel(std::size_t merged, std::vector<PartChannel> parts, OverlapPolicy overlap);
+    MergeTimeline timeline(OverlapPolicy overlap) const;
     void chooseScale(std::size_t merged, std::vector<Piece>& pieces);
     core::Status rescale(const Piece& piece, std::span<std::int32_t> counts) const;
     const std::string& fileOf(std::size_t part) const { return m_names[part]; }
 
     std::vector<std::unique_ptr<core::Recording>> m_parts;
-    std::vector<std::string> m_names;         // each part's path
-    std::vector<std::vector<Piece>> m_pieces; // per merged channel, in time order
+    std::vector<std::string> m_names;             // each part's path
+    std::vector<std::vector<Piece>> m_pieces;     // per merged channel, in time order
+    std::vector<std::vector<Overlap>> m_overlaps; // per merged channel
     core::RecordingInfo m_info;
 };
 
-// Opens every path with formats::openRecording (the same password and snapshot folder for each) and merges them.
-// An unreadable part fails with its own error.
-core::Result<std::unique_ptr<MergedRecording>>
-openMerged(const std::vector<std::string>& paths, const std::string& password, const std::string& snapshotDirectory);
+// Opens every path with formats::openRecording (the same password and snapshot folder for each) and merges them
+// (concatenated, or stacked: convert/StackedRecording.h). An unreadable part fails with its own error.
+core::Result<std::unique_ptr<core::Recording>> openMerged(const std::vector<std::string>& paths,
+                                                          const std::string& password,
+                                                          const std::string& snapshotDirectory,
+                                                          const MergeOptions& options = {});
+// The time line of that merge, from the parts' descriptions alone (a dry run).
+core::Result<MergeTimeline> planMerge(const std::vector<std::string>& paths, const std::string& password,
+                                      const std::string& snapshotDirectory, const MergeOptions& options);
 
 } // namespace lv::convert

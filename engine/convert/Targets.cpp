@@ -8,6 +8,11 @@ namespace lv::convert {
 
 namespace {
 
+// Each writer's buffers at most (chunk of counts, formatted text or records), from their chunk sizes.
+constexpr std::uint64_t kCsvWorkingBytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMefWorkingBytes = std::uint64_t{16} << 20;
+constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{32} << 20;
+
 core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
 {
@@ -43,10 +48,10 @@ const std::vector<TargetFormat>& targetFormats()
 {
     using namespace std::placeholders;
     static const std::vector<TargetFormat> formats = {
-        {"csv", "CSV on the common grid", writeCsv},
-        {"mefd", "MEF 3.0 session", writeMef},
-        {"edf", "EDF+ (16-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, false)},
-        {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true)},
+        {"csv", "CSV on the common grid", writeCsv, kCsvWorkingBytes},
+        {"mefd", "MEF 3.0 session", writeMef, kMefWorkingBytes},
+        {"edf", "EDF+ (16-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, false), kEdfWorkingBytes},
+        {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true), kEdfWorkingBytes},
     };
     return formats;
 }

@@ -8,6 +8,7 @@
 #include "convert/Selection.h"
 #include "core/Recording.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ struct TargetFormat {
     std::function<core::Result<ExportOutcome>(core::Recording&, const Selection&, const TargetOptions&,
                                               const std::string& output, const core::ReadControl&)>
         write;
+    std::uint64_t workingBytes = 0; // the writer's buffers at most, whatever the length (see estimateJobMemory)
 };
 
 // Every writable target, in the order help texts list them.

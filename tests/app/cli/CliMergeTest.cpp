@@ -157,6 +157,116 @@ TEST_F(CliMerge, OverlapAndRateMismatchAreRefusedWithTheirMessages)
     EXPECT_FALSE(fs::exists(path("m.csv")));
 }
 
+TEST_F(CliMerge, OverlapPoliciesWriteTheKeptInputsSamples)
+{
+    synth("orig.mefd", "--no-gaps");
+    convert("orig.mefd", "a.mefd", "--end +100");
+    std::string out;
+    ASSERT_EQ(runCli("synth " + path("other.mefd") + " --channels 3 --fs 256 --seed 9 --hours 0.05 --no-gaps", out), 0);
+    convert("other.mefd", "b.mefd", "--start +80"); // another signal, overlapping a from 80 s to 100 s
+    convert("orig.mefd", "a.csv", "--raw --time uutc --end +100");
+    convert("other.mefd", "b.csv", "--raw --time uutc --start +80");
+    const auto a = rows(path("a.csv")), b = rows(path("b.csv"));
+    for (const std::string policy : {"first", "last"}) {
+        const std::string csv = "m-" + policy + ".csv";
+        ASSERT_EQ(runCli("merge --overlap " + policy + " " + path("b.mefd") + " " + path("a.mefd") + " " + path(csv) +
+                             " --raw --time uutc",
+                         out),
+                  0)
+            << out;
+        EXPECT_NE(out.find("overlap in channel \"ch001\" from 2025-01-01T00:01:20.000000+00:00 to "
+                           "2025-01-01T00:01:40.000000+00:00: the samples of " +
+                           path(policy == "first" ? "a.mefd" : "b.mefd") + " are kept (5120 of "),
+                  std::string::npos)
+            << out;
+        const auto merged = rows(path(csv));
+        EXPECT_EQ(merged.size(), a.size() + b.size() - 20 * 256);
+        std::size_t fromA = 0, fromB = 0;
+        for (const auto& [time, values] : merged) {
+            const bool inA = a.count(time), inB = b.count(time);
+            const bool takeA = inA && (policy == "first" || !inB);
+            EXPECT_EQ(values, takeA ? a.at(time) : b.at(time)) << policy << " " << time;
+            ++(takeA ? fromA : fromB);
+        }
+        EXPECT_EQ(fromA, policy == "first" ? a.size() : a.size() - 20 * 256);
+    }
+}
+
+TEST_F(CliMerge, StackPutsChannelsSideBySideAtTheirOwnRates)
+{
+    synth("eeg.mefd", "--no-gaps");
+    std::string out;
+    ASSERT_EQ(
+        runCli("synth " + path("ecg.mefd") + " --channels 1 --hours 0.05 --fs 200 --seed 4 --no-gaps --start +30", out),
+        0)
+        << out;
+    ASSERT_EQ(runCli("merge --mode stack " + path("eeg.mefd") + " " + path("ecg.mefd") + " " + path("s.edf"), out), 0)
+        << out;
+    EXPECT_NE(out.find("is written as \"ecg:ch001\""), std::string::npos) << out;
+    ASSERT_EQ(runCli("info --json " + path("s.edf"), out), 0) << out;
+    const auto info = nlohmann::json::parse(out);
+    std::vector<std::string> names;
+    for (const auto& c : info["channels"]) names.push_back(c["name"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"eeg:ch001", "ch002", "ch003", "ecg:ch001"}));
+    EXPECT_EQ(info["channels"][3]["fs"], 200.0);
+    EXPECT_EQ(info["channels"][0]["fs"], 256.0);
+    // CSV needs one rate; --overlap is for concat.
+    EXPECT_EQ(runCli("merge --mode stack " + path("eeg.mefd") + " " + path("ecg.mefd") + " " + path("s.csv"), out), 2);
+    EXPECT_NE(out.find("have different sampling rates"), std::string::npos) << out;
+    EXPECT_EQ(
+        runCli("merge --mode stack --overlap last " + path("eeg.mefd") + " " + path("ecg.mefd") + " " + path("t.edf"),
+               out),
+        2);
+    EXPECT_EQ(out, "longview-cli: --overlap applies to --mode concat (stacked channels do not overlap)\n");
+}
+
+TEST_F(CliMerge, DryRunPrintsTheTimeLineAndWritesNothing)
+{
+    synth("orig.mefd", "--no-gaps", "0.02");
+    convert("orig.mefd", "a.mefd", "--end +30");
+    convert("orig.mefd", "b.mefd", "--start +50");           // a gap from 30 s to 50 s
+    convert("orig.mefd", "c.mefd", "--start +60 --end +65"); // inside b
+    std::string out;
+    const std::string inputs = path("a.mefd") + " " + path("b.mefd") + " " + path("c.mefd") + " ";
+    EXPECT_EQ(runCli("merge --dry-run --json " + inputs + path("m.mefd"), out), 3); // the overlap is refused
+    EXPECT_FALSE(fs::exists(path("m.mefd")));
+    const std::size_t brace = out.find('{');
+    ASSERT_NE(brace, std::string::npos) << out;
+    auto plan = nlohmann::json::parse(out.substr(brace, out.rfind('}') - brace + 1));
+    EXPECT_EQ(plan["ok"], false);
+    EXPECT_EQ(plan["mode"], "concat");
+    EXPECT_EQ(plan["overlap"], "error");
+    EXPECT_EQ(plan["inputs"].size(), 3u);
+    constexpr std::int64_t t0 = 1'735'689'600'000'000, s = 1'000'000;
+    const auto& ch = plan["channels"][0];
+    EXPECT_EQ(ch["gaps"], nlohmann::json::array({nlohmann::json::array({t0 + 30 * s, t0 + 50 * s})}));
+    EXPECT_EQ(ch["overlaps"][0]["inputs"], nlohmann::json::array({1, 2}));
+    EXPECT_EQ(ch["overlaps"][0]["start_uutc"], t0 + 60 * s);
+    EXPECT_EQ(ch["overlaps"][0]["end_uutc"], t0 + 65 * s);
+    EXPECT_TRUE(ch["overlaps"][0]["kept"].is_null());
+
+    ASSERT_EQ(runCli("merge --dry-run --json --overlap last " + inputs + path("m.mefd"), out), 0) << out;
+    plan = nlohmann::json::parse(out);
+    EXPECT_EQ(plan["ok"], true);
+    const auto& parts = plan["channels"][0]["parts"];
+    ASSERT_EQ(parts.size(), 4u); // a, b up to c, c, the rest of b
+    const std::int64_t want[4][3] = {{0, 0, 30}, {1, 50, 60}, {2, 60, 65}, {1, 65, 72}};
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(parts[i]["input"], want[i][0]) << i;
+        EXPECT_EQ(parts[i]["start_uutc"], t0 + want[i][1] * s) << i;
+        EXPECT_EQ(parts[i]["end_uutc"], t0 + want[i][2] * s) << i;
+    }
+    EXPECT_EQ(plan["channels"][0]["overlaps"][0]["kept"], 2);
+    EXPECT_EQ(plan["channels"][0]["overlaps"][0]["dropped_samples"], 5 * 256);
+
+    ASSERT_EQ(runCli("merge --dry-run " + path("a.mefd") + " " + path("b.mefd") + " " + path("m.mefd"), out), 0);
+    EXPECT_NE(out.find("merge (concat, overlaps: error) of 2 inputs"), std::string::npos) << out;
+    EXPECT_NE(out.find("  gap 2025-01-01T00:00:30.000000+00:00 to 2025-01-01T00:00:50.000000+00:00\n"),
+              std::string::npos)
+        << out;
+    EXPECT_FALSE(fs::exists(path("m.mefd")));
+}
+
 // SIGTERM goes through the Ctrl-C handler; SIGINT itself cannot be tested here, since a background job (and
 // whatever runs these tests in the background) inherits SIGINT ignored, which would hide a missing handler.
 TEST_F(CliMerge, InterruptCancelsWithStatus130AndLeavesNothing)

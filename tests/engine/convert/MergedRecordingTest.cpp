@@ -94,11 +94,12 @@ protected:
         EXPECT_TRUE((*writer)->finish().ok());
         return path;
     }
-    core::Result<std::unique_ptr<MergedRecording>> merge(const std::vector<fs::path>& paths)
+    core::Result<std::unique_ptr<core::Recording>> merge(const std::vector<fs::path>& paths,
+                                                         const MergeOptions& options = {})
     {
         std::vector<std::string> names;
         for (const fs::path& p : paths) names.push_back(p.string());
-        return openMerged(names, {}, {});
+        return openMerged(names, {}, {}, options);
     }
     core::ReadControl control()
     {

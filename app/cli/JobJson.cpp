@@ -1,0 +1,28 @@
+// JSON of a JobResult.
+#include "JobJson.h"
+
+#include "common/ErrorText.h"
+
+namespace lv::cli {
+
+nlohmann::json jobResultJson(const convert::JobResult& r)
+{
+    nlohmann::json perChannel = nlohmann::json::array();
+    for (const convert::ChannelCount& c : r.perChannel)
+        perChannel.push_back({{"name", c.name}, {"samples", c.samples}, {"annotations", c.annotations}});
+    const bool cancelled = !r.ok && r.error.code == core::ErrorCode::Cancelled;
+    nlohmann::json j = {{"status", r.ok        ? "ok"
+                                   : cancelled ? "cancelled"
+                                               : "failed"},
+                        {"outputs", r.outputs},
+                        {"seconds", r.seconds},
+                        {"samples", r.samples},
+                        {"channels", r.channels},
+                        {"annotations", r.annotations},
+                        {"per_channel", perChannel},
+                        {"warnings", r.warnings}};
+    if (!r.ok) j["error"] = app::errorText(r.error, app::Audience::Gui);
+    return j;
+}
+
+} // namespace lv::cli

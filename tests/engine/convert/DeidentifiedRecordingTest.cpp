@@ -1,11 +1,13 @@
 // De-identification: the wrapped description (identity and free text out, every time moved by whole days, grids
-// and samples unchanged), the damaged block's file hidden, and the random choices within their ranges.
+// and samples unchanged), the damaged block's file hidden, the random choices within their ranges, and a job's use.
 #include "convert/DeidentifiedRecording.h"
+#include "convert/ConvertJob.h"
 #include "convert/Deidentify.h"
 #include "support/MemoryRecording.h"
 #include "support/TestSupport.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
@@ -256,6 +258,35 @@ TEST(Deidentify, AConversionMovesItsSelectionAndRecordsItsProvenance)
     EXPECT_EQ(kept.provenance.sources, std::vector<std::string>{absolute});
     EXPECT_EQ(kept.provenance.text(),
               std::string("converted by Longview ") + kept.provenance.version + " from EDF+C " + absolute);
+}
+
+TEST(Deidentify, AJobResolvesWrapsAndSaysWhatItUsed)
+{
+    test::TempDir dir;
+    ConvertJob job;
+    job.inputs = {(test::testdata() / "edf/ref_edflib.edf").string()};
+    job.output = (dir.path() / "x.csv").string();
+    job.selection.channels = "EEG Fp1"; // a CSV holds one rate
+    job.deidentify.anonymize = true;
+    job.deidentify.shiftDays = 10;
+    const JobResult result = runConvertJob(job, {});
+    ASSERT_TRUE(result.ok) << result.error.describe();
+    EXPECT_TRUE(std::regex_match(result.deidentified.subjectId, std::regex("sub-[0-9a-f]{8}")));
+    EXPECT_EQ(result.deidentified.shiftDays, 10);
+    constexpr core::Uutc kSourceStart = 1'709'288'430'250'000; // ref_edflib.edf: 2024-03-01T10:20:30.25Z
+    const auto side = nlohmann::json::parse(test::readBytes(dir.path() / "x.json"));
+    EXPECT_EQ(side["start_uutc"].get<core::Uutc>(), kSourceStart + 10 * kDay);
+    EXPECT_EQ(side["source"]["paths"], nlohmann::json::array());
+    EXPECT_EQ(side["source"]["deidentified"], true);
+
+    ConvertJob plain = job; // no de-identification: the path is recorded, the times kept
+    plain.output = (dir.path() / "y.csv").string();
+    plain.deidentify = {};
+    ASSERT_TRUE(runConvertJob(plain, {}).ok);
+    const auto kept = nlohmann::json::parse(test::readBytes(dir.path() / "y.json"));
+    EXPECT_EQ(kept["start_uutc"].get<core::Uutc>(), kSourceStart);
+    const std::string normal = std::filesystem::absolute(job.inputs.front()).lexically_normal().string();
+    EXPECT_EQ(kept["source"]["paths"], nlohmann::json::array({normal})); // absolute, without ".."
 }
 
 } // namespace

@@ -74,6 +74,8 @@ void printTable(const std::vector<Row>& rows)
                     static_cast<long long>(r.result.samples), r.result.warnings.size(),
                     core::escapeControls(r.item->input).c_str(), core::escapeControls(r.item->output).c_str());
         if (r.item->renamed) std::printf("%36s(named apart from another input of the same name)\n", "");
+        if (const std::string done = r.result.deidentified.summary(); r.status == Status::Ok && !done.empty())
+            std::printf("%36s%s\n", "", core::escapeControls(done).c_str());
         if (r.status == Status::Failed || r.status == Status::Cancelled)
             std::printf("%36s%s\n", "", core::escapeControls(app::errorText(r.result.error)).c_str());
     }

@@ -6,13 +6,40 @@
 #include "ProgressBars.h"
 
 #include "convert/Targets.h"
+#include "core/TextEscape.h"
 #include "formats/mef3/Snapshot.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdio>
 #include <map>
 
 namespace lv::cli {
+
+namespace {
+
+// --shift-dates's value: "random" (the option without a value) or a whole number of days, either sign.
+std::optional<std::int64_t> shiftDays(const std::string& text)
+{
+    std::int64_t days = 0;
+    const char* end = text.data() + text.size();
+    const auto [at, ec] = std::from_chars(text.data() + (text.starts_with('+') ? 1 : 0), end, days);
+    if (ec != std::errc() || at != end || text.empty()) return std::nullopt;
+    return days;
+}
+
+convert::DeidentifyOptions deidentifyOptions(const ConvertOptions& c)
+{
+    convert::DeidentifyOptions d;
+    d.anonymize = c.anonymize;
+    d.subjectId = c.subjectId;
+    d.dropAnnotationText = c.dropAnnotationText;
+    d.shiftDatesRandom = c.shiftDates == "random";
+    if (!c.shiftDates.empty() && !d.shiftDatesRandom) d.shiftDays = shiftDays(c.shiftDates);
+    return d;
+}
+
+} // namespace
 
 int checkOutputName(const std::string& output)
 {
@@ -34,6 +61,7 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     job.target = {c.raw, c.time, c.fillGaps, c.blockSeconds, c.level1Password, c.level2Password, c.gaps, c.fillValue};
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;
+    job.deidentify = deidentifyOptions(c);
     return job;
 }
 
@@ -47,6 +75,8 @@ int runJob(const convert::ConvertJob& job, const ConvertOptions& o, const std::s
     const convert::JobResult result = convert::runConvertJob(job, {&pool, cancelToken(), nullptr}, events);
     bars.finish();
     printWarnings({result.warnings.begin() + static_cast<std::ptrdiff_t>(result.openWarnings), result.warnings.end()});
+    if (const std::string done = result.deidentified.summary(); result.ok && !done.empty())
+        std::fprintf(stderr, "longview-cli: %s\n", core::escapeControls(done).c_str());
     if (o.json)
         std::printf("%s\n", jobResultJson(result).dump(2, ' ', true).c_str());
     else if (result.ok && result.outputs.size() > 1)
@@ -98,6 +128,29 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
                                                            {"uutc", convert::TimeColumn::Uutc}};
     command.add_option("--time", o.time, "Time column: seconds from the start (default), iso, or uutc")
         ->transform(CLI::CheckedTransformer(times, CLI::ignore_case));
+    command.add_flag("--anonymize", o.anonymize,
+                     "De-identify: the subject becomes a pseudonym (--subject-id, else sub- and 8 random hex digits); "
+                     "name, sex, birth date, site, descriptions and the source path are left out");
+    command.add_option("--subject-id", o.subjectId, "The subject ID to write (with --anonymize: the pseudonym)");
+    const CLI::Validator days(
+        [](std::string& text) {
+            if (text == "random") return std::string();
+            const auto d = shiftDays(text);
+            if (!d) return "takes a whole number of days, e.g. -400 (\"" + text + "\" is none)";
+            if (*d > convert::kMaxShiftDays || *d < -convert::kMaxShiftDays)
+                return "at most " + std::to_string(convert::kMaxShiftDays) + " days either way";
+            return std::string();
+        },
+        "DAYS");
+    command
+        .add_option("--shift-dates", o.shiftDates,
+                    "Move every time by DAYS whole days (negative: into the past); without DAYS a random shift of "
+                    "365-3650 days back (forward when that would pass 1985), printed")
+        ->expected(0, 1)
+        ->default_str("random")
+        ->check(days);
+    command.add_flag("--drop-annotation-text", o.dropAnnotationText,
+                     "Write annotations without their texts (types and times kept)");
 }
 
 void addJsonResultOption(CLI::App& command, ConvertOptions& o)

@@ -32,10 +32,14 @@ struct ConvertOptions {
     convert::GapPolicy gaps = convert::GapPolicy::Discontinuous;
     double fillValue = 0.0;
     bool json = false; // convert and merge: print the result as JSON
+    bool anonymize = false;
+    std::string subjectId;
+    std::string shiftDates; // --shift-dates: a whole number of days, or "random" (given without a value)
+    bool dropAnnotationText = false;
 };
 
 // Registers the options of `convert` other than IN and OUT (--channels, --start, --end, --password, --threads,
-// --gaps, ...).
+// --gaps, --anonymize, --shift-dates, ...).
 void addConvertOptions(CLI::App& command, ConvertOptions& options);
 // Registers --json (convert and merge print their result as JSON).
 void addJsonResultOption(CLI::App& command, ConvertOptions& options);

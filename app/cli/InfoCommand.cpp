@@ -38,6 +38,7 @@ ordered_json toJson(const core::RecordingInfo& info)
                  {"technician", info.site.technician},
                  {"equipment", info.site.equipment},
                  {"location", info.site.location}};
+    j["description"] = info.description;
     j["channels"] = ordered_json::array();
     for (const core::ChannelInfo& c : info.channels) {
         j["channels"].push_back({{"name", c.name},
@@ -89,6 +90,7 @@ void printText(const core::RecordingInfo& info)
                 shown(info.path).c_str(), shown(info.format).c_str(), when(info, info.start).c_str(),
                 when(info, info.end).c_str(), core::formatSeconds(info.end - info.start).c_str(), info.channels.size());
     if (!info.timesKnown) std::printf("  times     relative (the true start is protected)\n");
+    if (!info.description.empty()) std::printf("  described %s\n", shown(info.description).c_str());
     printIdentity(info);
     std::printf("\n  %-16s %10s %8s %14s %12s %9s %5s\n", "channel", "fs (Hz)", "unit", "factor", "samples", "segments",
                 "gaps");

@@ -22,6 +22,13 @@ nlohmann::json jobResultJson(const convert::JobResult& r)
                         {"per_channel", perChannel},
                         {"warnings", r.warnings}};
     if (!r.ok) j["error"] = app::errorText(r.error, app::Audience::Gui);
+    if (const convert::Deidentification& d = r.deidentified; d.active() || d.shiftRequested)
+        j["deidentified"] = {
+            {"anonymized", d.anonymize},
+            {"subject_id", d.subjectId.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.subjectId)},
+            {"shift_days", d.shiftDays},
+            {"annotation_text_dropped", d.dropAnnotationText},
+            {"summary", d.summary()}};
     return j;
 }
 

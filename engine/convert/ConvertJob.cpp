@@ -102,6 +102,10 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     if (!selection) return finish(fail(std::move(result), selection.error()));
     auto renamed = RenamedRecording::wrap(std::move(*recording), job.rename);
     if (!renamed) return finish(fail(std::move(result), renamed.error()));
+    TargetOptions options = job.target; // with the provenance
+    auto deidentified = deidentifyConversion(*renamed, job.deidentify, job.inputs, *selection, options);
+    if (!deidentified) return finish(fail(std::move(result), deidentified.error()));
+    result.deidentified = std::move(*deidentified);
     core::Recording& source = **renamed;
     const std::size_t threads = environment.runner ? environment.runner->threadCount() : 1;
     result.memoryBytes = estimateJobMemory(*target, source.info(), *selection, threads);
@@ -119,7 +123,7 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
         control.progress = [&](std::uint64_t done, std::uint64_t total) { events.progress(meter.update(done, total)); };
     control.verifyCrc = job.verifyCrc;
     control.skipDamagedBlocks = job.skipDamaged;
-    auto written = target->write(source, *selection, job.target, job.output, control);
+    auto written = target->write(source, *selection, options, job.output, control);
     for (std::string& w : source.takeWarnings()) result.warnings.push_back(std::move(w));
     if (!written) {
         result.samples = 0, result.perChannel.clear(); // nothing was written

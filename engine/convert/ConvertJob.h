@@ -2,6 +2,7 @@
 // cancellation within a memory budget, its result a value (outputs, counts, warnings, or the error).
 #pragma once
 
+#include "convert/Deidentify.h"
 #include "convert/JobProgress.h"
 #include "convert/MemoryBudget.h"
 #include "convert/MergeTimeline.h"
@@ -27,6 +28,7 @@ struct ConvertJob {
     TargetOptions target;
     bool verifyCrc = true;
     bool skipDamaged = false;
+    DeidentifyOptions deidentify; // resolved per job (its own pseudonym and shift unless given)
 };
 
 // What one output channel received.
@@ -47,6 +49,7 @@ struct JobResult {
     std::size_t annotations = 0; // of the source in the selected range (whole-recording and channel ones)
     std::vector<ChannelCount> perChannel;
     std::uint64_t memoryBytes = 0; // the share of the memory budget it held while writing
+    Deidentification deidentified; // what de-identification did (the pseudonym and shift chosen)
     double seconds = 0;
 };
 

@@ -3,6 +3,7 @@
 
 #include "convert/CsvCell.h"
 #include "convert/CsvNumber.h"
+#include "convert/CsvSideFiles.h"
 #include "core/TimeFormat.h"
 #include "io/AtomicFile.h"
 
@@ -105,15 +106,55 @@ void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& 
 }
 
 // One comment line per damaged block read as missing, before the rows of its chunk:
-// "# Damaged <channel> at <time>: damaged block in <file> at byte N, samples missing".
-void appendDamage(std::string& out, core::Recording& recording, const CsvOptions& options, core::Uutc start)
+// "# Damaged <channel> at <time>: damaged block in <file> at byte N, samples missing"; the annotation is kept for
+// the annotations file too.
+void appendDamage(std::string& out, core::Recording& recording, const CsvOptions& options, core::Uutc start,
+                  std::vector<core::Annotation>& damaged)
 {
     for (const core::DamagedBlock& d : recording.takeDamage()) {
         const core::Annotation a = core::damageAnnotation(recording.info(), d);
         out += "# " + a.type + " " + a.channel.value_or("") + " at ";
         appendTime(out, a.time, options, start);
         out += ": " + a.text + "\n";
+        damaged.push_back(a);
     }
+}
+
+// Refuses the export when any of its three files exists.
+core::Status checkTargets(const std::string& outPath, const CsvSideFiles& side)
+{
+    for (const std::string& path : {outPath, side.annotations, side.json}) {
+        std::error_code ec;
+        if (std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+            return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", path);
+    }
+    return {};
+}
+
+// A side file written whole into its temporary, synced and closed (committed later with the others).
+core::Status writeSideFile(io::AtomicFile& file, const std::string& target, const std::string& text)
+{
+    LV_TRY(file.open(target));
+    LV_TRY(file.write(text));
+    return file.finish();
+}
+
+// Moves the finished files into place, the CSV first: of two exports to one name the one whose CSV lands writes the
+// side files, the other fails naming the CSV. When one cannot be moved (a file of that name appeared meanwhile),
+// the ones already moved are removed again, so the export leaves all three or none.
+core::Status commitAll(std::initializer_list<io::AtomicFile*> files)
+{
+    std::vector<std::string> moved;
+    for (io::AtomicFile* f : files) {
+        core::Status st = f->commit();
+        if (!st.ok()) {
+            std::error_code ec;
+            for (const std::string& m : moved) std::filesystem::remove(m, ec);
+            return st;
+        }
+        moved.push_back(f->target());
+    }
+    return {};
 }
 
 } // namespace
@@ -145,9 +186,9 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(options.range.start));
     const std::int64_t last = std::min(rowsEnd, grid.firstIndexAtOrAfter(options.range.end));
 
-    std::error_code ec;
-    if (std::filesystem::exists(std::filesystem::symlink_status(outPath, ec)))
-        return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", outPath);
+    const CsvSideFiles side = csvSideFiles(outPath);
+    LV_TRY(checkTargets(outPath, side));
+    std::vector<core::Annotation> damaged;
     io::AtomicFile out;
     LV_TRY(out.open(outPath));
     LV_TRY(out.write(header(info, columns, options)));
@@ -172,14 +213,23 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         chunkControl.progress = nullptr;
         LV_TRY(recording.readRaw(slices, chunkControl));
         text.clear();
-        appendDamage(text, recording, options, info.start);
+        appendDamage(text, recording, options, info.start, damaged);
         formatRows(text, values, columns, row, count, grid, options, info.start);
         LV_TRY(out.write(text));
         if (control.progress)
             control.progress(static_cast<std::uint64_t>(row + count - first), static_cast<std::uint64_t>(last - first));
         if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled");
     }
-    return out.commit();
+    std::vector<core::Annotation> annotations = annotationsInExport(info, channels, options.range);
+    annotations.insert(annotations.end(), damaged.begin(), damaged.end());
+    std::stable_sort(annotations.begin(), annotations.end(),
+                     [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
+    io::AtomicFile notes, json;
+    LV_TRY(writeSideFile(notes, side.annotations, annotationsCsv(annotations, info.start, info.timesKnown)));
+    const std::string notesName = std::filesystem::path(side.annotations).filename().string();
+    LV_TRY(writeSideFile(json, side.json, csvDescriptionJson(info, channels, options, info.start, notesName)));
+    LV_TRY(out.finish());
+    return commitAll({&out, &notes, &json});
 }
 
 } // namespace lv::convert

@@ -5,6 +5,7 @@
 
 #include "convert/EdfPlan.h"
 #include "convert/EdfScan.h"
+#include "core/TimeFormat.h"
 #include "formats/edf/EdfHeader.h"
 #include "formats/edf/EdfIdentity.h"
 #include "formats/edf/EdfWriter.h"
@@ -17,6 +18,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace lv::convert {
 
@@ -47,10 +49,17 @@ std::vector<Part> partsOf(const EdfPlan& plan, const EdfScan& scan, GapPolicy po
     return parts;
 }
 
+// A TAL's text: never empty (an empty annotation says nothing, and some readers drop it), so a text left out
+// (--drop-annotation-text) or blank gives the type, or "Annotation" for EDF's own type.
 std::string annotationText(const core::Annotation& a)
 {
-    std::string text =
-        (a.type == "EDFA" || a.type == "Note" || a.type == "Gap" || a.type.empty()) ? a.text : a.type + ": " + a.text;
+    const bool blank = a.text.find_first_not_of(std::string_view(" \t\r\n\x14\x15\0", 7)) == std::string::npos;
+    const bool edfType = a.type == "EDFA" || a.type.empty();
+    if (blank) {
+        if (a.channel && (a.type == "Gap" || a.type == "Damaged")) return a.type + " " + *a.channel;
+        return edfType ? "Annotation" : a.type;
+    }
+    std::string text = (edfType || a.type == "Note" || a.type == "Gap") ? a.text : a.type + ": " + a.text;
     if (a.channel && a.type == "Gap") text = "Gap " + *a.channel;
     if (a.channel && a.type == "Damaged") text = "Damaged " + *a.channel + ": " + a.text;
     return text; // formatTal writes TAL delimiters inside it as spaces
@@ -228,6 +237,20 @@ core::Result<std::unique_ptr<io::AtomicFile>> writePart(core::Recording& recordi
     return out;
 }
 
+// EDF's start date is dd.mm.yy, read as 1985-2084 (EDF+ keeps that clipping): a file starting outside those years
+// would be read with a wrong date, so it is refused, naming the file.
+core::Status checkStartDate(core::Uutc first, const std::string& path, bool timesKnown)
+{
+    constexpr core::Uutc kFirst = 473'385'600'000'000;               // 1985-01-01T00:00:00Z
+    constexpr core::Uutc kEnd = 3'629'145'600'000'000;               // 2085-01-01T00:00:00Z
+    if (!timesKnown || (first >= kFirst && first < kEnd)) return {}; // relative times start at 1985-01-01
+    return makeError(ErrorCode::InvalidArgument,
+                     "EDF+ and BDF+ hold start dates from 1985-01-01 to 2084-12-31 only, and this file would start "
+                     "at " +
+                         core::formatIso(first) + " (write .mefd or .csv, or move the dates with --shift-dates)",
+                     path);
+}
+
 std::vector<std::string> partPaths(const std::string& outPath, std::size_t parts)
 {
     if (parts <= 1) return {outPath};
@@ -270,6 +293,8 @@ core::Result<Attempt> writeParts(core::Recording& recording, EdfPlan plan, const
     for (const std::string& p : attempt.paths)
         if (std::filesystem::exists(p, ec))
             return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", p);
+    for (std::size_t i = 0; i < parts.size(); ++i) // the last part of a split may start past 2084
+        LV_TRY(checkStartDate(plan.start + parts[i].first * plan.recordUs, attempt.paths[i], info.timesKnown));
     for (const Part& p : parts) progress.total += static_cast<std::uint64_t>(p.end - p.first);
     for (std::size_t i = 0; i < parts.size(); ++i) {
         auto file = writePart(recording, layout, parts[i], options, attempt.paths[i], progress, observer);
@@ -300,6 +325,7 @@ core::Result<EdfExportResult> exportEdf(core::Recording& recording, const EdfExp
     EdfExportResult result;
     auto plan = makeEdfPlan(recording.info(), options, result.warnings);
     if (!plan) return plan.error();
+    LV_TRY(checkStartDate(plan->start, outPath, recording.info().timesKnown)); // before anything is read
     if (!recording.info().timesKnown)
         result.warnings.push_back("the source's times are relative (its true dates are unknown): written with EDF+'s "
                                   "unknown start date (01.01.85, \"Startdate X\"), times counted from there");

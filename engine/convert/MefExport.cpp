@@ -2,6 +2,7 @@
 #include "convert/MefExport.h"
 
 #include "convert/TempTarget.h"
+#include "core/TimeFormat.h"
 #include "formats/mef3/SessionWriter.h"
 
 #include <algorithm>
@@ -80,6 +81,22 @@ formats::mef3::TimeOffset timeOffsetFor(const core::RecordingInfo& info, const M
     return offset;
 }
 
+// The earliest time the output would hold: MEF stores times below zero only as offset times, so true dates before
+// 1970 (a far --shift-dates) cannot be written.
+core::Status checkEarliest(const core::RecordingInfo& info, const std::vector<std::size_t>& channels,
+                           const MefExportOptions& options, const std::string& outPath)
+{
+    if (!info.timesKnown) return {};
+    core::Uutc earliest = std::numeric_limits<core::Uutc>::max();
+    for (std::size_t c : channels) earliest = std::min(earliest, std::max(info.channels[c].start, options.range.start));
+    for (const core::Annotation& a : info.annotations)
+        if (options.range.contains(a.time)) earliest = std::min(earliest, a.time);
+    if (earliest >= 0) return {};
+    return makeError(
+        ErrorCode::InvalidArgument,
+        "MEF 3.0 holds times from 1970-01-01 on, and this output would start at " + core::formatIso(earliest), outPath);
+}
+
 } // namespace
 
 core::Status exportMef(core::Recording& recording, const MefExportOptions& options, const std::string& outPath,
@@ -101,6 +118,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
                                  " has no samples and no sampling rate (its segments are missing): it cannot be "
                                  "written; leave it out with --channels",
                              info.path);
+    LV_TRY(checkEarliest(info, channels, options, outPath));
     TempTarget temp;
     auto reserved = temp.reserve(outPath);
     if (!reserved) return reserved.error();
@@ -108,7 +126,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     formats::mef3::WriterOptions writerOptions{
         options.blockSeconds, options.level1Password,          options.level2Password,
         control.runner,       formats::mef3::Durability::Fast, info.subject,
-        info.site.location,   timeOffsetFor(info, options)};
+        info.site.location,   timeOffsetFor(info, options),    provenanceOr(options.provenance, info).text()};
     auto writer = formats::mef3::SessionWriter::create(work, writerOptions);
     if (!writer) return writer.error();
 

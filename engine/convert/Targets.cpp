@@ -1,6 +1,7 @@
 // The writable targets: CSV, MEF 3.0, EDF+ and BDF+.
 #include "convert/Targets.h"
 
+#include "convert/CsvSideFiles.h"
 #include "convert/MefExport.h"
 
 namespace lv::convert {
@@ -15,14 +16,15 @@ constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{32} << 20;
 core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
 {
-    LV_TRY(exportCsv(r, CsvOptions{s.channels, s.range, o.raw, o.time, o.fillGaps}, output, control));
-    return ExportOutcome{{output}, {}};
+    LV_TRY(exportCsv(r, CsvOptions{s.channels, s.range, o.raw, o.time, o.fillGaps, o.provenance}, output, control));
+    const CsvSideFiles side = csvSideFiles(output);
+    return ExportOutcome{{output, side.annotations, side.json}, {}};
 }
 
 core::Result<ExportOutcome> writeMef(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
 {
-    const MefExportOptions mef{s.channels, s.range, o.blockSeconds, o.level1Password, o.level2Password};
+    const MefExportOptions mef{s.channels, s.range, o.blockSeconds, o.level1Password, o.level2Password, o.provenance};
     LV_TRY(exportMef(r, mef, output, control));
     return ExportOutcome{{output}, {}};
 }

@@ -4,6 +4,7 @@
 
 #include "convert/CsvExport.h"
 #include "convert/EdfExport.h"
+#include "convert/Provenance.h"
 #include "convert/Selection.h"
 #include "core/Recording.h"
 
@@ -24,6 +25,7 @@ struct TargetOptions {
     std::string level2Password;                // MEF
     GapPolicy gaps = GapPolicy::Discontinuous; // EDF/BDF
     double fillValue = 0.0;                    // EDF/BDF
+    Provenance provenance{};                   // MEF: the session description; CSV: the JSON side file's "source"
 };
 
 // What a writer wrote.

@@ -62,6 +62,7 @@ struct RecordingInfo {
     std::vector<std::string> warnings;
     SubjectInfo subject;
     SiteInfo site;
+    std::string description; // the recording's own description (MEF section 2's session description), or empty
 
     // Index of the channel with this name, or -1.
     int channelIndex(const std::string& name) const;

@@ -45,13 +45,20 @@ core::Status AtomicFile::write(std::string_view bytes)
     return {};
 }
 
-core::Status AtomicFile::commit()
+core::Status AtomicFile::finish()
 {
     if (!m_file) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
     const bool flushed = std::fflush(m_file) == 0 && ::fsync(::fileno(m_file)) == 0;
     const bool closed = std::fclose(m_file) == 0;
     m_file = nullptr;
     if (!flushed || !closed) return failure("cannot finish writing the output");
+    m_finished = true;
+    return {};
+}
+
+core::Status AtomicFile::commit()
+{
+    if (!m_finished) LV_TRY(finish());
     LV_TRY(m_temp.publish(m_target));
     m_committed = true;
     return {};

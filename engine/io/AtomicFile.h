@@ -21,7 +21,10 @@ public:
     // removing what killed writers to that target left.
     core::Status open(const std::string& target);
     core::Status write(std::string_view bytes);
-    // Flushes, syncs to disk and moves the file to the target unless one exists by then (an Io error
+    // Flushes, syncs to disk and closes the temporary (no more writes), without moving it: outputs that belong
+    // together are all finished before any of them is committed.
+    core::Status finish();
+    // finish() unless done, then moves the file to the target unless one exists by then (an Io error
     // "the output already exists; choose a new name"; the temporary is removed).
     core::Status commit();
     const std::string& target() const { return m_target; }
@@ -31,6 +34,7 @@ private:
     std::string m_target;
     Temporary m_temp;
     std::FILE* m_file = nullptr;
+    bool m_finished = false;
     bool m_committed = false;
 };
 

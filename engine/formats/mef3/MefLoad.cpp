@@ -94,6 +94,10 @@ core::Result<TimeSeriesMetadata> loadMetadata(OpenState& s, const std::string& b
     LV_TRY(requireReadable(s, *metadata, path));
     if (!s.time.offset && metadata->section3Readable) s.time.offset = metadata->section3.recordingTimeOffset;
     if (!s.subjectRead && metadata->section3Readable) readSubject(s, metadata->section3);
+    if (!s.descriptionRead && metadata->section2Readable) {
+        s.descriptionRead = true;
+        s.description = metadata->section2.sessionDescription;
+    }
     return metadata;
 }
 
@@ -295,6 +299,7 @@ OpenState forkState(const OpenState& s)
     t.accessDecided = s.accessDecided;
     t.time = s.time;
     t.subjectRead = s.subjectRead;
+    t.descriptionRead = s.descriptionRead;
     return t;
 }
 

@@ -27,6 +27,8 @@ struct OpenState {
     bool subjectRead = false; // subject and site come from the first channel whose section 3 is readable
     core::SubjectInfo subject;
     core::SiteInfo site;
+    bool descriptionRead = false; // the session description comes from the first readable section 2
+    std::string description;
 };
 
 // One channel as read from its files.

@@ -119,6 +119,7 @@ core::Result<std::unique_ptr<MefRecording>> MefOpener::openFiles(const std::stri
     r.m_info.warnings = r.m_openWarnings.all();
     r.m_info.subject = s.subject;
     r.m_info.site = s.site;
+    r.m_info.description = s.description;
     r.initChannels(channels.size());
     for (std::size_t c = 0; c < channels.size(); ++c) {
         if (c < stamps.size()) channels[c].detail.stamps = std::move(stamps[c]);

@@ -130,6 +130,7 @@ core::Status SegmentWriter::loadIdentity(bool forAppend)
     s.unit = m.unitsDescription;
     s.conversionFactor = m.unitsConversionFactor;
     s.description = m.channelDescription;
+    s.sessionDescription = m.sessionDescription;
     s.acquisitionNumber = m.acquisitionChannelNumber;
     if (forAppend) s.startSample = m.startSample < 0 ? 0 : m.startSample;
     s.sessionName = tmet->header.sessionName;
@@ -286,6 +287,7 @@ TimeSeriesMetadata SegmentWriter::metadata() const
     m.section3Encryption = m_setup.keys.level2Key ? 2 : -2;
     TimeSeriesSection2& s = m.section2;
     s.channelDescription = m_setup.description;
+    s.sessionDescription = m_setup.sessionDescription;
     s.recordingDuration = t.blocks ? t.end - t.start : 0;
     s.acquisitionChannelNumber = m_setup.acquisitionNumber;
     s.samplingFrequency = m_setup.fs;

@@ -40,6 +40,7 @@ struct SegmentSetup {
     std::string unit;
     double conversionFactor = 1.0;
     std::string description;
+    std::string sessionDescription; // section 2, the same in every segment of the session
     std::int64_t acquisitionNumber = 1;
     std::uint32_t blockSamples = 256; // the block length the writer aims at
     std::int64_t startSample = 0;     // channel-relative number of the segment's first sample

@@ -162,6 +162,7 @@ SegmentSetup SessionWriter::channelTemplate(const std::string& name) const
     s.subjectName = m_options.subject.name;
     s.subjectId = m_options.subject.id;
     s.recordingLocation = m_options.recordingLocation;
+    s.sessionDescription = m_options.sessionDescription;
     s.timeOffset = m_options.timeOffset;
     return s;
 }

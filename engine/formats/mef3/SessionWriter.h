@@ -21,7 +21,8 @@ struct WriterOptions {
     Durability durability = Durability::Fast;
     core::SubjectInfo subject{}; // section 3: id, name (as subject name 1), and the recording location
     std::string recordingLocation{};
-    TimeOffset timeOffset{}; // how times are stored; see TimeOffset (exportMef sets it)
+    TimeOffset timeOffset{};          // how times are stored; see TimeOffset (exportMef sets it)
+    std::string sessionDescription{}; // section 2 of every segment (level 1): where the session came from
 };
 
 struct ChannelSpec {

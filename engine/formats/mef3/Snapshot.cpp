@@ -121,7 +121,8 @@ void putHeader(Out& o, const core::RecordingInfo& info, const OpenWarnings& w, c
     snapshot::putStrings(o, w.checks);
     o.put<std::uint8_t>(timeOffset.has_value()), o.put(timeOffset.value_or(0)), o.put(timeOrigin);
     snapshot::putStrings(o, {info.subject.id, info.subject.name, info.subject.sex, info.subject.birthdate,
-                             info.site.adminCode, info.site.technician, info.site.equipment, info.site.location});
+                             info.site.adminCode, info.site.technician, info.site.equipment, info.site.location,
+                             info.description});
 }
 
 // The description; false when it does not decode whole or disagrees with the frame table.
@@ -148,9 +149,10 @@ bool getHeader(In& in, core::RecordingInfo& info, OpenWarnings& w, std::optional
     if (hasOffset) timeOffset = offset;
     timeOrigin = in.get<std::int64_t>();
     const std::vector<std::string> who = snapshot::getStrings(in);
-    if (who.size() != 8) return false;
+    if (who.size() != 9) return false;
     info.subject = {who[0], who[1], who[2], who[3]};
     info.site = {who[4], who[5], who[6], who[7]};
+    info.description = who[8];
     info.warnings = w.all();
     return in.done();
 }

@@ -35,8 +35,9 @@ struct SnapshotFrames {
 namespace lv::formats::mef3::snapshot {
 
 // The file format's version (after the magic "LVSNAP01"): bumped whenever the layout or what the reader computes
-// changes. 6: every segment's files stamped (FilesFrame). 7: the origin of relative times kept.
-inline constexpr std::uint32_t kSnapshotVersion = 7;
+// changes. 6: every segment's files stamped (FilesFrame). 7: the origin of relative times kept. 8: the session
+// description (RecordingInfo::description) kept.
+inline constexpr std::uint32_t kSnapshotVersion = 8;
 
 // One channel's frame: its data files' tree paths, its block references, and for an archive where each data file
 // lies in it (empty otherwise, or when unknown: the archive is then indexed to find them).

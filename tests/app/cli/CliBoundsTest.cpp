@@ -109,7 +109,7 @@ TEST_F(CliBounds, AnIndexEntryOfFourBillionSamplesIsAGapWithAWarningNotAnAbort)
     EXPECT_FALSE(convert.killed);
     EXPECT_EQ(convert.exitStatus, 0) << convert.output;
     EXPECT_NE(convert.output.find(warning), std::string::npos) << convert.output;
-    EXPECT_EQ(entriesOf(out), std::vector<std::string>{"x.csv"});
+    EXPECT_EQ(entriesOf(out), (std::vector<std::string>{"x.annotations.csv", "x.csv", "x.json"}));
     const auto stats = runCli({"stats", session.string()}, 60s);
     EXPECT_EQ(stats.exitStatus, 0) << stats.output;
     EXPECT_NE(stats.output.find(warning), std::string::npos) << stats.output;

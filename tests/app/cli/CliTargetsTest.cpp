@@ -31,6 +31,14 @@ std::vector<std::string> namesIn(const fs::path& dir)
     return names;
 }
 
+// The files a conversion to `name` writes, sorted: a CSV has its annotations and JSON side files.
+std::vector<std::string> outputsOf(const std::string& name)
+{
+    if (!name.ends_with(".csv")) return {name};
+    const std::string stem = name.substr(0, name.size() - 4);
+    return {stem + ".annotations.csv", name, stem + ".json"};
+}
+
 // The size of the first "<target>.tmp-*" in the target's folder, or -1.
 std::int64_t temporarySize(const fs::path& target)
 {
@@ -82,7 +90,7 @@ protected:
         EXPECT_NE(loser.output.find(target.string() + ": the output already exists; choose a new name"),
                   std::string::npos)
             << loser.output;
-        EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{name});
+        EXPECT_EQ(namesIn(dir.path()), outputsOf(name));
         const fs::path alone = dir.path() / ("alone-" + name);
         ASSERT_EQ(runCli({"convert", input(), alone.string()}).exitStatus, 0);
         EXPECT_TRUE(test::readBytes(target) == test::readBytes(alone));
@@ -115,7 +123,7 @@ TEST_F(CliTargets, AKilledCsvConversionsTemporaryIsRemovedByTheNext)
     test::TempDir dir;
     const fs::path target = dir.path() / "out.csv";
     expectKilledTemporaryRemoved({"convert", input(), target.string()}, target);
-    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"out.csv"});
+    EXPECT_EQ(namesIn(dir.path()), outputsOf("out.csv"));
 }
 
 TEST_F(CliTargets, AKilledEdfConversionsTemporaryIsRemovedByTheNext)

@@ -89,8 +89,7 @@ TEST(MergePlacement, APartInsideAnotherIsDroppedOrSplitsIt)
     EXPECT_EQ(fragments(first), (std::vector<std::string>{"0:[0,3000)@0"}));
     EXPECT_EQ(first.overlaps[0].droppedSamples, 1000);
     const Placement last = placeParts({{0, 0, &outer}, {1, 0, &inner}}, OverlapPolicy::Last);
-    EXPECT_EQ(fragments(last),
-              (std::vector<std::string>{"0:[0,1000)@0", "1:[0,1000)@1000", "0:[2000,3000)@0"}));
+    EXPECT_EQ(fragments(last), (std::vector<std::string>{"0:[0,1000)@0", "1:[0,1000)@1000", "0:[2000,3000)@0"}));
     EXPECT_EQ(last.channel.gridLength, 3000);
     EXPECT_EQ(last.channel.sampleCount, 3000);
     EXPECT_TRUE(last.channel.gaps.empty());

@@ -1,0 +1,105 @@
+// The annotations table and the JSON description written beside a CSV export.
+#include "convert/CsvSideFiles.h"
+
+#include "convert/CsvCell.h"
+#include "core/TimeFormat.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace lv::convert {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+const char* timeColumnName(TimeColumn t)
+{
+    switch (t) {
+    case TimeColumn::Seconds:
+        return "seconds";
+    case TimeColumn::Iso:
+        return "iso";
+    case TimeColumn::Uutc:
+        return "uutc";
+    }
+    return "";
+}
+
+ordered_json sourceJson(const Provenance& p)
+{
+    return {{"text", p.text()},
+            {"paths", p.sources},
+            {"format", p.format},
+            {"tool", p.tool},
+            {"version", p.version},
+            {"deidentified", p.deidentified},
+            {"dates_shifted", p.datesShifted}};
+}
+
+ordered_json channelJson(const core::ChannelInfo& ch, core::TimeRange range)
+{
+    const core::SampleGrid grid = ch.grid();
+    const core::Uutc start = grid.timeOf(grid.firstIndexAtOrAfter(std::max(ch.start, range.start)));
+    const core::Uutc end = std::min(ch.end, range.end);
+    ordered_json gaps = ordered_json::array();
+    for (const core::TimeRange& g : ch.gaps) {
+        const core::TimeRange cut{std::max(g.start, range.start), std::min(g.end, range.end)};
+        if (!cut.empty()) gaps.push_back({cut.start, cut.end});
+    }
+    return {{"name", ch.name},     {"fs", ch.fs},         {"unit", ch.unit}, {"conversion_factor", ch.conversionFactor},
+            {"offset", ch.offset}, {"start_uutc", start}, {"end_uutc", end}, {"gaps", gaps}};
+}
+
+} // namespace
+
+CsvSideFiles csvSideFiles(const std::string& csvPath)
+{
+    const std::string suffix = ".csv";
+    const bool csv = csvPath.size() > suffix.size() && csvPath.ends_with(suffix);
+    const std::string base = csv ? csvPath.substr(0, csvPath.size() - suffix.size()) : csvPath;
+    return {base + ".annotations.csv", base + ".json"};
+}
+
+std::vector<core::Annotation> annotationsInExport(const core::RecordingInfo& info,
+                                                  const std::vector<std::size_t>& channels, core::TimeRange range)
+{
+    std::vector<core::Annotation> out;
+    for (const core::Annotation& a : info.annotations) {
+        if (!range.contains(a.time)) continue;
+        const bool kept = !a.channel || std::any_of(channels.begin(), channels.end(),
+                                                    [&](std::size_t c) { return info.channels[c].name == *a.channel; });
+        if (kept) out.push_back(a);
+    }
+    return out;
+}
+
+std::string annotationsCsv(const std::vector<core::Annotation>& annotations, core::Uutc origin, bool timesKnown)
+{
+    std::string out = "onset_iso,onset_seconds,duration_seconds,type,text,channel\n";
+    for (const core::Annotation& a : annotations) {
+        if (timesKnown) out += core::formatIso(a.time);
+        out += "," + core::formatSeconds(a.time - origin) + "," + core::formatSeconds(a.durationUs) + ",";
+        out += csvTextCell(a.type) + "," + csvTextCell(a.text) + "," + csvTextCell(a.channel.value_or("")) + "\n";
+    }
+    return out;
+}
+
+std::string csvDescriptionJson(const core::RecordingInfo& info, const std::vector<std::size_t>& channels,
+                               const CsvOptions& options, core::Uutc origin, const std::string& annotationsName)
+{
+    ordered_json j;
+    j["source"] = sourceJson(provenanceOr(options.provenance, info));
+    j["start_uutc"] = origin;
+    j["start_iso"] = info.timesKnown ? ordered_json(core::formatIso(origin)) : ordered_json(nullptr);
+    j["times_known"] = info.timesKnown;
+    j["values"] = options.raw ? "counts" : "physical";
+    j["time_column"] = timeColumnName(options.time);
+    j["annotations"] = annotationsName;
+    j["channels"] = ordered_json::array();
+    for (std::size_t c : channels) j["channels"].push_back(channelJson(info.channels[c], options.range));
+    // ASCII only; bytes that are not UTF-8 as U+FFFD (nlohmann would throw on them)
+    return j.dump(2, ' ', true, ordered_json::error_handler_t::replace) + "\n";
+}
+
+} // namespace lv::convert

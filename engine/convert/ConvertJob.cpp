@@ -127,7 +127,11 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     for (std::string& w : source.takeWarnings()) result.warnings.push_back(std::move(w));
     if (!written) {
         result.samples = 0, result.perChannel.clear(); // nothing was written
-        return finish(fail(std::move(result), written.error()));
+        core::Error error = written.error();
+        // A de-identified recording has no path for a writer to name; the job names its input.
+        if (error.path.empty() && job.inputs.size() == 1 && error.code != core::ErrorCode::Cancelled)
+            error.path = job.inputs.front();
+        return finish(fail(std::move(result), std::move(error)));
     }
     if (events.progress) events.progress(meter.finished());
     for (std::string& w : written->warnings) result.warnings.push_back(std::move(w));

@@ -1,4 +1,5 @@
-// longview-cli validate: every CRC, index against data, time order, metadata totals; exit 0 clean, 1 problems.
+// longview-cli validate: every CRC, index against data, time order, metadata totals; exit 0 clean, 1 problems;
+// the problems as lines or (--json) as a JSON result.
 #include "CliSupport.h"
 #include "Commands.h"
 
@@ -9,38 +10,73 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace lv::cli {
 
 namespace {
 
+using formats::mef3::Problem;
+
+struct Report {
+    std::string format;
+    std::vector<Problem> problems;
+    std::string summary; // the last line of the text form
+};
+
 // Not a MEF session but an EDF/BDF file: its header and records as openEdf checks them (record count against
-// the file size included); each warning is a problem.
-int validateEdf(const std::string& path)
+// the file size included) and every sample against its digital range; each warning is a problem.
+core::Result<Report> validateEdf(const std::string& path)
 {
+    Report report;
     auto edf = formats::edf::openEdf(path);
     if (!edf) {
-        std::printf("%s\n", app::errorText(edf.error()).c_str());
-        return kProblemsFound;
+        report.format = "EDF";
+        report.problems.push_back({"", -1, app::errorText(edf.error())});
+        return report;
     }
-    std::vector<std::string> warnings = (*edf)->info().warnings;
+    for (const std::string& w : (*edf)->info().warnings) report.problems.push_back({path, -1, w});
     core::ReadControl control;
     control.cancel = cancelToken();
     if (const core::Status read = core::readEverySample(**edf, control); !read) {
-        if (read.error().code == core::ErrorCode::Cancelled) return fail(read.error());
-        warnings.push_back(app::errorText(read.error()));
+        if (read.error().code == core::ErrorCode::Cancelled) return read.error();
+        report.problems.push_back({path, -1, app::errorText(read.error())});
     }
-    const std::vector<std::string> fromSamples = (*edf)->takeWarnings(); // name the file themselves
-    for (const std::string& w : warnings) std::printf("%s: %s\n", path.c_str(), core::escapeControls(w).c_str());
-    for (const std::string& w : fromSamples) std::printf("%s\n", core::escapeControls(w).c_str());
-    const std::string format = (*edf)->header().formatName();
-    std::printf("not a MEF 3.0 session: %s is %s %s file; checked its header and every sample of %lld records: %s\n",
-                path.c_str(), format[0] == 'B' ? "a" : "an", format.c_str(),
-                static_cast<long long>((*edf)->recordsRead()),
-                warnings.empty() && fromSamples.empty()
-                    ? "no problems"
-                    : (std::to_string(warnings.size() + fromSamples.size()) + " problems").c_str());
-    return warnings.empty() && fromSamples.empty() ? kOk : kProblemsFound;
+    for (const std::string& w : (*edf)->takeWarnings()) report.problems.push_back({"", -1, w}); // they name the file
+    report.format = (*edf)->header().formatName();
+    report.summary =
+        "not a MEF 3.0 session: " + path + " is " + (report.format[0] == 'B' ? "a " : "an ") + report.format +
+        " file; checked its header and every sample of " + std::to_string((*edf)->recordsRead()) +
+        " records: " + (report.problems.empty() ? "no problems" : std::to_string(report.problems.size()) + " problems");
+    return report;
+}
+
+void printText(const Report& report, const std::string& path)
+{
+    for (const Problem& p : report.problems) {
+        if (!p.path.empty()) std::printf("%s: ", core::escapeControls(p.path).c_str());
+        std::printf("%s", core::escapeControls(p.what).c_str());
+        if (p.offset >= 0) std::printf(" (at byte %lld)", static_cast<long long>(p.offset));
+        std::printf("\n");
+    }
+    if (!report.summary.empty())
+        std::printf("%s\n", core::escapeControls(report.summary).c_str());
+    else if (report.problems.empty())
+        std::printf("%s: no problems found\n", core::escapeControls(path).c_str());
+}
+
+// {"path", "format", "ok", "problems": [{"path", "offset", "what"}]}: each problem's path is the file it names
+// (null when its text names it), its offset null when it has none.
+void printJson(const Report& report, const std::string& path)
+{
+    nlohmann::json problems = nlohmann::json::array();
+    for (const Problem& p : report.problems)
+        problems.push_back({{"path", p.path.empty() ? nlohmann::json() : nlohmann::json(p.path)},
+                            {"offset", p.offset >= 0 ? nlohmann::json(p.offset) : nlohmann::json()},
+                            {"what", p.what}});
+    const nlohmann::json out = {
+        {"path", path}, {"format", report.format}, {"ok", report.problems.empty()}, {"problems", problems}};
+    std::printf("%s\n", out.dump(2, ' ', true).c_str());
 }
 
 } // namespace
@@ -50,21 +86,28 @@ std::function<int()> addValidateCommand(CLI::App& app)
     auto* command = app.add_subcommand("validate", "Check every CRC, index-to-data consistency, time order and totals");
     auto path = std::make_shared<std::string>();
     auto password = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
     command->add_option("PATH", *path, "Session (.mefd directory, .mefd.tar, .timd) or EDF/BDF file")->required();
     command->add_option("--password", *password, "Level-1 or level-2 password of an encrypted session");
-    return [path, password]() {
+    command->add_flag("--json", *json, "Print the problems as JSON");
+    return [path, password, json]() {
         if (const core::Status usable = formats::checkRecordingPath(*path); !usable) return fail(usable.error());
-        if (formats::looksLikeEdf(*path)) return validateEdf(*path);
-        auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
-        if (!problems) return fail(problems.error());
-        for (const auto& p : *problems) {
-            if (!p.path.empty()) std::printf("%s: ", core::escapeControls(p.path).c_str());
-            std::printf("%s", core::escapeControls(p.what).c_str());
-            if (p.offset >= 0) std::printf(" (at byte %lld)", static_cast<long long>(p.offset));
-            std::printf("\n");
+        core::Result<Report> report = Report{};
+        if (formats::looksLikeEdf(*path)) {
+            report = validateEdf(*path);
+        } else {
+            auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
+            if (problems)
+                report = Report{"MEF 3.0", std::move(*problems), ""};
+            else
+                report = problems.error();
         }
-        if (problems->empty()) std::printf("%s: no problems found\n", path->c_str());
-        return problems->empty() ? static_cast<int>(kOk) : static_cast<int>(kProblemsFound);
+        if (!report) return fail(report.error());
+        if (*json)
+            printJson(*report, *path);
+        else
+            printText(*report, *path);
+        return report->problems.empty() ? static_cast<int>(kOk) : static_cast<int>(kProblemsFound);
     };
 }
 

@@ -129,7 +129,8 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
         result.samples = 0, result.perChannel.clear(); // nothing was written
         core::Error error = written.error();
         // A de-identified recording has no path for a writer to name; the job names its input.
-        if (error.path.empty() && job.inputs.size() == 1 && error.code != core::ErrorCode::Cancelled)
+        if (job.deidentify.anonymize && error.path.empty() && job.inputs.size() == 1 &&
+            error.code != core::ErrorCode::Cancelled)
             error.path = job.inputs.front();
         return finish(fail(std::move(result), std::move(error)));
     }

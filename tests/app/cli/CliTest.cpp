@@ -185,6 +185,16 @@ TEST(Cli, ValidateExitsZeroOneOrThree)
     test::writeBytes(tdat, bytes);
     EXPECT_EQ(runCli("validate " + (dir.path() / "s.mefd").string(), out), 1);
     EXPECT_EQ(out, tdat.string() + ": RED block 0 CRC mismatch (at byte 1024)\n");
+    EXPECT_EQ(runCli("validate --json " + (dir.path() / "s.mefd").string(), out), 1);
+    const auto json = nlohmann::json::parse(out);
+    EXPECT_EQ(json["ok"], false);
+    EXPECT_EQ(json["format"], "MEF 3.0");
+    ASSERT_EQ(json["problems"].size(), 1u);
+    EXPECT_EQ(json["problems"][0]["path"], tdat.string());
+    EXPECT_EQ(json["problems"][0]["offset"], 1024);
+    EXPECT_EQ(json["problems"][0]["what"], "RED block 0 CRC mismatch");
+    EXPECT_EQ(runCli("validate --json " + ref("mef3/meflib/meflib_rto.mefd"), out), 0);
+    EXPECT_EQ(nlohmann::json::parse(out)["problems"], nlohmann::json::array());
     EXPECT_EQ(runCli("validate /nonexistent.mefd", out), 3);
 }
 

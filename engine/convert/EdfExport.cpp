@@ -3,6 +3,7 @@
 // read a chunk ahead on the pool while the current chunk is formatted and written.
 #include "convert/EdfExport.h"
 
+#include "convert/EdfDigits.h"
 #include "convert/EdfPlan.h"
 #include "convert/EdfScan.h"
 #include "core/TimeFormat.h"
@@ -65,11 +66,13 @@ std::string annotationText(const core::Annotation& a)
     return text; // formatTal writes TAL delimiters inside it as spaces
 }
 
-// What every part of one attempt shares: the plan with its scales, the annotations, the scan's records.
+// What every part of one attempt shares: the plan with its scales, the annotations, the scan's records, each
+// channel's counts-to-digital mapping.
 struct Layout {
     const EdfPlan& plan;
     const EdfScan& scan;
     std::vector<core::Annotation> annotations; // sorted by time
+    std::vector<EdfDigits> digits;             // per channel
 };
 
 struct PartWriter {
@@ -116,14 +119,6 @@ void placeAnnotations(PartWriter& w, std::size_t sampleBytes)
     w.annotationBytes = (room + sampleBytes - 1) / sampleBytes * sampleBytes;
 }
 
-std::int32_t digital(std::int32_t count, const core::ChannelInfo& src, const EdfChannel& ch, double fill)
-{
-    const double physical = count == core::kNoSample ? fill : count * src.conversionFactor + src.offset;
-    const double d = std::nearbyint((physical - ch.offset) / ch.scale);
-    return static_cast<std::int32_t>(
-        std::clamp(d, static_cast<double>(ch.signal.digitalMin), static_cast<double>(ch.signal.digitalMax)));
-}
-
 core::Result<std::string> partHeader(const core::RecordingInfo& info, const PartWriter& w, bool bdf)
 {
     const EdfPlan& plan = w.layout.plan;
@@ -161,27 +156,30 @@ std::vector<Chunk> chunksOf(const PartWriter& w)
     return chunks;
 }
 
-// Appends the chunk's written records to `bytes`.
-void formatChunk(const PartWriter& w, const core::RecordingInfo& info, const Chunk& chunk,
-                 const std::vector<std::vector<std::int32_t>>& data, const EdfExportOptions& options,
-                 std::vector<std::vector<std::int32_t>>& digits, std::string& bytes)
+// Appends the chunk's written records to `bytes`: each channel's digital samples, then the annotation signal.
+void formatChunk(const PartWriter& w, const Chunk& chunk, const std::vector<std::vector<std::int32_t>>& data, bool bdf,
+                 std::string& bytes)
 {
     const EdfPlan& plan = w.layout.plan;
-    std::vector<std::span<const std::int32_t>> signals(plan.channels.size());
+    const std::size_t width = bdf ? 3 : 2;
+    std::size_t samplesBytes = 0;
+    for (const EdfChannel& ch : plan.channels) samplesBytes += static_cast<std::size_t>(ch.perRecord) * width;
+    bytes.reserve(bytes.size() + (chunk.kEnd - chunk.k) * (samplesBytes + w.annotationBytes));
     for (std::size_t k = chunk.k; k < chunk.kEnd; ++k) {
         const std::int64_t r = w.records[k];
+        const std::size_t at = bytes.size();
+        bytes.resize(at + samplesBytes);
+        char* out = bytes.data() + at;
         for (std::size_t c = 0; c < plan.channels.size(); ++c) {
-            const EdfChannel& ch = plan.channels[c];
-            const core::ChannelInfo& src = info.channels[ch.source];
-            digits[c].resize(static_cast<std::size_t>(ch.perRecord));
-            const std::int32_t* in = data[c].data() + (r - chunk.first) * ch.perRecord;
-            for (std::int64_t i = 0; i < ch.perRecord; ++i)
-                digits[c][static_cast<std::size_t>(i)] = digital(in[i], src, ch, options.fillValue);
-            signals[c] = digits[c];
+            const auto per = static_cast<std::size_t>(plan.channels[c].perRecord);
+            w.layout.digits[c].write(std::span(data[c]).subspan(static_cast<std::size_t>(r - chunk.first) * per, per),
+                                     bdf, out);
+            out += per * width;
         }
         const std::string tals =
             edf::formatTal(plan.start + r * plan.recordUs - w.headerStart, std::nullopt, {""}) + w.tals[k];
-        edf::appendRecord(bytes, options.bdf, signals, tals, w.annotationBytes);
+        bytes.append(tals, 0, std::min(tals.size(), w.annotationBytes));
+        bytes.append(w.annotationBytes - std::min(w.annotationBytes, tals.size()), '\0');
     }
 }
 
@@ -213,7 +211,6 @@ core::Result<std::unique_ptr<io::AtomicFile>> writePart(core::Recording& recordi
     const bool ahead = control.runner && control.runner->threadCount() > 1;
     std::vector<std::vector<std::int32_t>> data[2] = {std::vector<std::vector<std::int32_t>>(plan.channels.size()),
                                                       std::vector<std::vector<std::int32_t>>(plan.channels.size())};
-    std::vector<std::vector<std::int32_t>> digits(plan.channels.size());
     const auto read = [&](std::size_t i) {
         return readEdfRecords(recording, plan, chunks[i].first, chunks[i].count, data[i % 2], control);
     };
@@ -225,7 +222,7 @@ core::Result<std::unique_ptr<io::AtomicFile>> writePart(core::Recording& recordi
         if (ahead && i + 1 < chunks.size()) next = std::async(std::launch::async, read, i + 1);
         if (observer) observer->records(chunks[i].first, chunks[i].count, data[i % 2]);
         bytes.clear();
-        formatChunk(w, recording.info(), chunks[i], data[i % 2], options, digits, bytes);
+        formatChunk(w, chunks[i], data[i % 2], options.bdf, bytes);
         LV_TRY(out->write(bytes));
         progress.done += chunks[i].kEnd - chunks[i].k;
         if (control.progress) control.progress(progress.done, progress.total);
@@ -281,7 +278,10 @@ core::Result<Attempt> writeParts(core::Recording& recording, EdfPlan plan, const
         LV_TRY(chooseEdfScale(ch, info.channels[ch.source], s.minimum, s.maximum, !s.missing.empty(), options,
                               info.path, attempt.warnings));
     }
-    Layout layout{plan, scan, plan.annotations};
+    Layout layout{plan, scan, plan.annotations, {}};
+    for (std::size_t c = 0; c < plan.channels.size(); ++c)
+        layout.digits.emplace_back(info.channels[plan.channels[c].source], plan.channels[c], options.fillValue,
+                                   scan.channels[c].minimum, scan.channels[c].maximum);
     for (core::Annotation& a : edfGapAnnotations(plan, scan, info)) layout.annotations.push_back(std::move(a));
     for (const core::DamagedBlock& d : damage) layout.annotations.push_back(core::damageAnnotation(info, d));
     std::stable_sort(layout.annotations.begin(), layout.annotations.end(),

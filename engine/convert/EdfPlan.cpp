@@ -85,12 +85,39 @@ core::Result<EdfPlan> makeEdfPlan(const core::RecordingInfo& info, const EdfExpo
     return plan;
 }
 
+namespace {
+
+// The physical range whose digital samples are the source's counts shifted by a whole number K (count c written
+// as c - K), so every value is kept exactly: counts [lo, hi] (the fill value's count included) must fit the digital
+// range, and the 8-character range fields must give back the source's step and grid to well within a step at
+// both ends of the counts. False when they cannot (then the range is centred on the data).
+bool alignToSource(EdfChannel& ch, const core::ChannelInfo& src, double lo, double hi, std::int32_t dmin,
+                   std::int32_t dmax)
+{
+    const double f = src.conversionFactor, o = src.offset;
+    if (!(f > 0) || !std::isfinite(f) || !std::isfinite(o) || hi - lo > static_cast<double>(dmax) - dmin) return false;
+    const double k = std::clamp(std::nearbyint((lo + hi) / 2), hi - dmax, lo - dmin);
+    const std::string pmin = edf::formatPhysical((dmin + k) * f + o, false);
+    const std::string pmax = edf::formatPhysical((dmax + k) * f + o, true);
+    if (pmin.empty() || pmax.empty() || pmin == pmax) return false;
+    const double scale = (std::stod(pmax) - std::stod(pmin)) / (static_cast<double>(dmax) - dmin);
+    const double offset = std::stod(pmin) - dmin * scale;
+    for (double c : {lo, hi}) // the error is affine in the count: its ends bound it
+        if (std::abs((c * f + o - offset) / scale - (c - k)) > 0.25) return false;
+    ch.signal.physicalMin = pmin, ch.signal.physicalMax = pmax;
+    ch.scale = scale, ch.offset = offset;
+    return true;
+}
+
+} // namespace
+
 core::Status chooseEdfScale(EdfChannel& ch, const core::ChannelInfo& src, std::int32_t minimum, std::int32_t maximum,
                             bool anyMissing, const EdfExportOptions& options, const std::string& sourcePath,
                             std::vector<std::string>& warnings)
 {
     const double f = std::abs(src.conversionFactor) > 0 ? std::abs(src.conversionFactor) : 1.0;
     const std::int32_t dmin = options.bdf ? -8388608 : -32768, dmax = options.bdf ? 8388607 : 32767;
+    ch.signal.digitalMin = dmin, ch.signal.digitalMax = dmax;
     double lo = 0.0, hi = 0.0;
     if (minimum <= maximum) {
         const double a = minimum * src.conversionFactor + src.offset, b = maximum * src.conversionFactor + src.offset;
@@ -99,6 +126,16 @@ core::Status chooseEdfScale(EdfChannel& ch, const core::ChannelInfo& src, std::i
     if (anyMissing || minimum > maximum) {
         lo = std::min(lo, options.fillValue), hi = std::max(hi, options.fillValue);
         if (minimum > maximum) lo = hi = options.fillValue;
+    }
+    if (src.conversionFactor > 0) { // the counts' range, the fill value's count rounded outwards
+        double countLo = minimum <= maximum ? minimum : std::numeric_limits<double>::infinity();
+        double countHi = minimum <= maximum ? maximum : -std::numeric_limits<double>::infinity();
+        if (anyMissing || minimum > maximum) {
+            const double fill = (options.fillValue - src.offset) / src.conversionFactor;
+            countLo = std::min(countLo, std::floor(fill)), countHi = std::max(countHi, std::ceil(fill));
+        }
+        if (std::isfinite(countLo) && std::isfinite(countHi) && alignToSource(ch, src, countLo, countHi, dmin, dmax))
+            return {};
     }
     const double steps = static_cast<double>(dmax) - dmin;
     const double step = std::max(f, (hi - lo) / (steps - 2));
@@ -112,7 +149,6 @@ core::Status chooseEdfScale(EdfChannel& ch, const core::ChannelInfo& src, std::i
                              "\": its values do not fit EDF's 8-character "
                              "physical range fields",
                          sourcePath);
-    ch.signal.digitalMin = dmin, ch.signal.digitalMax = dmax;
     const double pmin = std::stod(ch.signal.physicalMin), pmax = std::stod(ch.signal.physicalMax);
     ch.scale = (pmax - pmin) / steps;
     ch.offset = pmin - dmin * ch.scale;
@@ -140,10 +176,13 @@ core::Status readEdfRecords(core::Recording& recording, const EdfPlan& plan, std
     std::vector<core::RawSlice> slices;
     for (std::size_t c = 0; c < plan.channels.size(); ++c) {
         const EdfChannel& ch = plan.channels[c];
-        out[c].assign(static_cast<std::size_t>(count * ch.perRecord), core::kNoSample);
+        const auto n = static_cast<std::size_t>(count * ch.perRecord);
+        out[c].resize(n); // the read fills its slice whole (kNoSample where no sample is); the rest here
         const std::int64_t from = ch.base + first * ch.perRecord;
-        const std::int64_t a = std::max<std::int64_t>(from, 0);
-        const std::int64_t b = std::min(from + count * ch.perRecord, recording.info().channels[ch.source].gridLength);
+        const std::int64_t a = std::clamp<std::int64_t>(0, from, from + std::int64_t(n));
+        const std::int64_t b = std::clamp(recording.info().channels[ch.source].gridLength, a, from + std::int64_t(n));
+        std::fill(out[c].begin(), out[c].begin() + (a - from), core::kNoSample);
+        std::fill(out[c].begin() + (b - from), out[c].end(), core::kNoSample);
         if (a < b)
             slices.push_back(
                 {ch.source, a,

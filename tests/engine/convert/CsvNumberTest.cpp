@@ -42,6 +42,7 @@ TEST(CsvNumber, CountsAreWrittenAtTheirResolution)
     EXPECT_EQ(value(1, 0.09155413138017852), "0.1");         // 0.1 / 0.0915... rounds to 1
     EXPECT_EQ(value(-32768, 0.0976592, -3200.0), "-6400.1"); // -6400 would be count -32767
     EXPECT_EQ(value(3, 1e-9), "3e-09");
+    EXPECT_EQ(value(0, 0.1, 3e-13), "0"); // an offset that is a rounding residue (EDF physical ranges)
 }
 
 TEST(CsvNumber, EveryValueReadsBackToItsCountAndNoShorterOneDoes)

@@ -9,6 +9,7 @@
 #include "decode/ThreadPool.h"
 #include "formats/RecordingOpener.h"
 #include "formats/mef3/SessionWriter.h"
+#include "support/MemoryRecording.h"
 #include "support/TestSupport.h"
 
 #include <algorithm>
@@ -192,7 +193,7 @@ std::size_t compareWithHole(core::Recording& source, core::Recording& merged, co
     return worse;
 }
 
-TEST_F(MergedRecordingTest, MefAndEdfPartsWithAHoleMergeWithinHalfAStep)
+TEST_F(MergedRecordingTest, MefAndEdfPartsWithAHoleMergeExactly)
 {
     auto source = open(synth("orig.mefd", false));
     ASSERT_TRUE(source);
@@ -200,25 +201,48 @@ TEST_F(MergedRecordingTest, MefAndEdfPartsWithAHoleMergeWithinHalfAStep)
     const core::Uutc holeStart = a.start + 60 * kSecond, holeEnd = a.start + 75 * kSecond;
     const fs::path early = mefPart(*source, "early.mefd", {a.start, holeStart});
     const fs::path late = edfPart(*source, "late.edf", {holeEnd, a.end});
-    auto lateEdf = open(late);
-    ASSERT_TRUE(lateEdf);
     auto merged = merge({early, late});
     ASSERT_TRUE(merged.ok()) << merged.error().describe();
     const core::RecordingInfo& b = (*merged)->info();
     EXPECT_EQ(b.format, "merged (MEF 3.0, EDF+C)");
     EXPECT_TRUE(b.warnings.empty()) << b.warnings.front(); // both parts' values held exactly
-    std::size_t halved = 0;
     for (std::size_t c = 0; c < a.channels.size(); ++c) {
         const core::ChannelInfo &x = a.channels[c], &y = b.channels[c];
-        // The EDF part's physical range puts its steps on the MEF part's or half-way between them.
-        EXPECT_TRUE(y.conversionFactor == x.conversionFactor || y.conversionFactor == x.conversionFactor / 2);
-        halved += y.conversionFactor != x.conversionFactor;
+        // The EDF writer puts its physical range on the source's grid: the parts share the step.
+        EXPECT_EQ(y.conversionFactor, x.conversionFactor);
         EXPECT_EQ(y.offset, 0.0);
         EXPECT_EQ(y.gaps, (std::vector<core::TimeRange>{{holeStart, holeEnd}})) << x.name;
     }
-    EXPECT_GT(halved, 0u);
-    const auto halfStep = [&](std::size_t c) { return lateEdf->info().channels[c].conversionFactor / 2 + 1e-9; };
-    EXPECT_EQ(compareWithHole(*source, **merged, holeStart, holeEnd, halfStep), 0u);
+    EXPECT_EQ(compareWithHole(*source, **merged, holeStart, holeEnd, [](std::size_t) { return 1e-9; }), 0u);
+}
+
+// Parts whose grids lie half a step apart (EDF files whose physical range is centred on their data, as many
+// writers make them) merge at half the step, every value exact.
+TEST_F(MergedRecordingTest, PartsHalfAStepApartMergeAtHalfTheStep)
+{
+    auto first = std::make_unique<test::MemoryRecording>(), second = std::make_unique<test::MemoryRecording>();
+    first->addChannel("c", 100, kDefaultSynthStart, 1000);
+    second->addChannel("c", 100, kDefaultSynthStart + 20 * kSecond, 1000);
+    second->description.channels[0].offset = 0.25; // half of its 0.5 step
+    const auto want = [&](const test::MemoryRecording& r, std::int64_t i) {
+        return r.grids[0][static_cast<std::size_t>(i)] * 0.5 + r.description.channels[0].offset;
+    };
+    const test::MemoryRecording &x = *first, &y = *second;
+    std::vector<std::unique_ptr<core::Recording>> parts;
+    parts.push_back(std::move(first));
+    parts.push_back(std::move(second));
+    auto merged = MergedRecording::create(std::move(parts));
+    ASSERT_TRUE(merged.ok()) << merged.error().describe();
+    const core::ChannelInfo& ch = (*merged)->info().channels[0];
+    EXPECT_EQ(ch.conversionFactor, 0.25);
+    EXPECT_EQ(ch.offset, 0.0);
+    EXPECT_TRUE((*merged)->info().warnings.empty());
+    const auto counts = readChannel(**merged, 0);
+    ASSERT_EQ(counts.size(), 3000u);
+    for (std::int64_t i = 0; i < 1000; ++i) {
+        EXPECT_EQ(counts[static_cast<std::size_t>(i)] * 0.25, want(x, i)) << i;
+        EXPECT_EQ(counts[static_cast<std::size_t>(2000 + i)] * 0.25, want(y, i)) << i;
+    }
 }
 
 TEST_F(MergedRecordingTest, UnrelatedScalesAreRoundedToTheFirstPartsWithAWarning)

@@ -1,7 +1,7 @@
 // H: the conversion hub in the asammdf benchmark's categories (open, get all channels, convert, merge, batch),
 // each the real longview-cli command in a fresh process (wall time, peak RSS of that process), beside the
-// floors: a plain read of the input's files, a streaming read of every sample through the engine, and a memcpy
-// of the output's bytes. Inputs are written once under /tmp/longview-bench/hub.
+// floors: a plain read of the input's files, a streaming read of every sample through the engine, a memcpy of
+// the output's bytes and a plain write (and sync) of as many bytes to a new file. Inputs are written once under /tmp/longview-bench/hub.
 #include "Scenario.h"
 
 #include "decode/ThreadPool.h"
@@ -95,6 +95,7 @@ std::string converted(const std::string& from, const std::string& name, std::vec
 
 std::string input(const std::string& which)
 {
+    if (!which.empty() && which.front() == '/') return which; // a path of the caller's
     if (which == "mef12") return session("64ch-12h-seg60");
     if (which == "mef48") return synth("64ch-48h", 64, 48, 1);
     if (which == "edf12") return converted(session("64ch-12h-seg60"), "64ch-12h.edf");
@@ -176,13 +177,31 @@ double memcpySeconds(std::uint64_t bytes)
     return msSince(started) / 1000 + (b[0] == 7 ? 1e-12 : 0);
 }
 
+// Floor: `bytes` written with write(2) in 1 MiB pieces to a new file and synced, as a writer's commit does.
+double writeSeconds(std::uint64_t bytes)
+{
+    const std::string path = kHub + "/out/floor.bin";
+    std::vector<char> buffer(1 << 20, 1);
+    const auto started = std::chrono::steady_clock::now();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    for (std::uint64_t done = 0; done < bytes; done += buffer.size())
+        if (::write(fd, buffer.data(), std::min<std::uint64_t>(buffer.size(), bytes - done)) < 0) fail("write floor");
+    ::fsync(fd);
+    ::close(fd);
+    const double s = msSince(started) / 1000;
+    fs::remove(path);
+    return s;
+}
+
 Json timed(const Child& c, double samples, const std::string& output)
 {
     Json j{{"seconds", c.seconds}, {"samplesPerSecond", samples / c.seconds}, {"peakRssMB", c.peakRssMB}};
     if (!output.empty()) {
         const std::uint64_t bytes = bytesUnder(output);
+        fs::remove_all(output); // its pages go before the floor is written
         j["outputMB"] = static_cast<double>(bytes) / (1 << 20);
         j["memcpyOutputSeconds"] = memcpySeconds(bytes);
+        j["writeOutputSeconds"] = writeSeconds(bytes);
     }
     return j;
 }

@@ -26,8 +26,9 @@ EdfDigits::EdfDigits(const core::ChannelInfo& source, const EdfChannel& signal, 
     if (!std::isfinite(ratio) || !std::isfinite(k) || std::abs(k) > 1e9) return;
     const double largest = std::max(std::abs(static_cast<double>(minimum)), std::abs(static_cast<double>(maximum)));
     const double shift = std::nearbyint(k);
-    m_integral = std::abs(ratio - 1.0) * largest + std::abs(k - shift) < 0.4;
     m_shift = static_cast<std::int64_t>(shift);
+    m_integral = std::abs(ratio - 1.0) * largest + std::abs(k - shift) < 0.4 && minimum + m_shift >= m_low &&
+                 maximum + m_shift <= m_high; // then no count needs the clamp
 }
 
 std::int32_t EdfDigits::operator()(std::int32_t count) const
@@ -42,10 +43,14 @@ void EdfDigits::write(std::span<const std::int32_t> counts, bool bdf, char* out)
 {
     const std::size_t n = counts.size();
     if (std::endian::native == std::endian::little && !bdf && m_integral) {
+        // Counts lie in [minimum, maximum], whose c + K lie in the digital range: no clamp. (Counts outside it
+        // come only from a wrong prediction, whose output is dropped: unsigned arithmetic keeps that defined.)
+        const auto shift = static_cast<std::uint32_t>(m_shift);
+        const auto fill = static_cast<std::uint16_t>(m_fill);
         for (std::size_t i = 0; i < n; ++i) {
             const std::int32_t c = counts[i];
-            const std::int64_t d = std::clamp<std::int64_t>(c + m_shift, m_low, m_high);
-            const auto v = static_cast<std::uint16_t>(c == core::kNoSample ? m_fill : static_cast<std::int32_t>(d));
+            const auto d = static_cast<std::uint16_t>(static_cast<std::uint32_t>(c) + shift);
+            const std::uint16_t v = c == core::kNoSample ? fill : d;
             std::memcpy(out + 2 * i, &v, 2);
         }
         return;

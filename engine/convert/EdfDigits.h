@@ -22,7 +22,8 @@ public:
     std::int32_t operator()(std::int32_t count) const;
     // Writes counts' digital samples at `out` (2 bytes each, BDF 3), little-endian.
     void write(std::span<const std::int32_t> counts, bool bdf, char* out) const;
-    // Whether write() takes the integer path: every count c of [minimum, maximum] maps to c + K exactly.
+    // Whether write() takes the integer path: every count c of [minimum, maximum] maps to c + K exactly, inside
+    // the digital range.
     bool integral() const { return m_integral; }
 
 private:

@@ -28,14 +28,21 @@ core::Status shiftCounts(std::vector<std::int32_t>& counts, const core::ChannelI
 {
     if (ch.offset == 0.0 || ch.conversionFactor == 0.0) return {};
     const double shift = std::nearbyint(ch.offset / ch.conversionFactor);
-    for (std::int32_t& v : counts) {
-        if (v == core::kNoSample) continue;
-        const double shifted = static_cast<double>(v) + shift;
-        if (shifted <= std::numeric_limits<std::int32_t>::min() || shifted > std::numeric_limits<std::int32_t>::max())
-            return makeError(ErrorCode::Unsupported,
-                             "channel \"" + ch.name + "\": its offset does not fit MEF's 32-bit counts");
-        v = static_cast<std::int32_t>(shifted);
+    if (!(std::abs(shift) < 4294967296.0))
+        return makeError(ErrorCode::Unsupported,
+                         "channel \"" + ch.name + "\": its offset does not fit MEF's 32-bit counts");
+    const auto by = static_cast<std::int64_t>(shift);
+    bool fits = true;
+    for (std::int32_t& v : counts) { // whole numbers: the same as the double sum, without its cost
+        const std::int64_t shifted = static_cast<std::int64_t>(v) + by;
+        const bool keep = v == core::kNoSample;
+        fits = fits && (keep || (shifted > std::numeric_limits<std::int32_t>::min() &&
+                                 shifted <= std::numeric_limits<std::int32_t>::max()));
+        v = keep ? v : static_cast<std::int32_t>(shifted);
     }
+    if (!fits)
+        return makeError(ErrorCode::Unsupported,
+                         "channel \"" + ch.name + "\": its offset does not fit MEF's 32-bit counts");
     return {};
 }
 
@@ -48,7 +55,7 @@ core::Status copyChannel(core::Recording& recording, std::size_t source, std::si
     std::vector<std::int32_t> buffer;
     for (std::int64_t at = 0; at < span.count; at += kChunkSamples) {
         const std::int64_t n = std::min(kChunkSamples, span.count - at);
-        buffer.assign(static_cast<std::size_t>(n), core::kNoSample);
+        buffer.resize(static_cast<std::size_t>(n)); // the read fills the slice whole
         const core::RawSlice slice{source, span.first + at, buffer};
         core::ReadControl chunk = control;
         chunk.progress = nullptr;

@@ -4,6 +4,7 @@
 #include "io/WritableFile.h"
 
 #include <cerrno>
+#include <fcntl.h>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -42,7 +43,21 @@ core::Status AtomicFile::write(std::string_view bytes)
 {
     if (!m_file) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
     if (std::fwrite(bytes.data(), 1, bytes.size(), m_file) != bytes.size()) return failure("cannot write the output");
+    m_written += bytes.size();
+    if (m_written - m_writebackFrom >= kWritebackBytes) startWriteback();
     return {};
+}
+
+// Starts the disk writes of what is written so far without waiting for them, so that the sync at the end waits
+// for the last few MiB instead of the whole file (and dirty pages do not pile up in memory).
+void AtomicFile::startWriteback()
+{
+    if (std::fflush(m_file) != 0) return; // the error shows again at finish()
+#ifdef __linux__
+    ::sync_file_range(::fileno(m_file), static_cast<off_t>(m_writebackFrom),
+                      static_cast<off_t>(m_written - m_writebackFrom), SYNC_FILE_RANGE_WRITE);
+#endif
+    m_writebackFrom = m_written;
 }
 
 core::Status AtomicFile::finish()

@@ -4,6 +4,7 @@
 #include "core/Error.h"
 #include "io/Temporary.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -31,8 +32,13 @@ public:
 
 private:
     core::Error failure(const std::string& what) const;
+    void startWriteback();
+
+    static constexpr std::uint64_t kWritebackBytes = std::uint64_t{16} << 20;
     std::string m_target;
     Temporary m_temp;
+    std::uint64_t m_written = 0;       // bytes written so far
+    std::uint64_t m_writebackFrom = 0; // the disk writes of [0, this) have been started
     std::FILE* m_file = nullptr;
     bool m_finished = false;
     bool m_committed = false;

@@ -1,7 +1,8 @@
 // H: the conversion hub in the asammdf benchmark's categories (open, get all channels, convert, merge, batch),
 // each the real longview-cli command in a fresh process (wall time, peak RSS of that process), beside the
 // floors: a plain read of the input's files, a streaming read of every sample through the engine, a memcpy of
-// the output's bytes and a plain write (and sync) of as many bytes to a new file. Inputs are written once under /tmp/longview-bench/hub.
+// the output's bytes and a plain write (and sync) of as many bytes to a new file. Inputs are written once under
+// /tmp/longview-bench/hub.
 #include "Scenario.h"
 
 #include "decode/ThreadPool.h"
@@ -103,12 +104,16 @@ std::string input(const std::string& which)
     fail("no input " + which);
 }
 
-double samplesOf(const std::string& path)
+// Grid points of every channel, or of its first `hours` when > 0.
+double samplesOf(const std::string& path, double hours = 0)
 {
     auto r = formats::openRecording({path, "", ""});
     if (!r) fail(r.error().describe());
+    const core::RecordingInfo& info = (*r)->info();
+    const core::TimeRange range{info.start,
+                                hours > 0 ? info.start + static_cast<core::Uutc>(hours * 3600e6) : info.end};
     double n = 0;
-    for (const core::ChannelInfo& c : (*r)->info().channels) n += static_cast<double>(c.gridLength);
+    for (const core::ChannelInfo& c : info.channels) n += static_cast<double>(core::sampleSpan(c, range).count);
     return n;
 }
 
@@ -236,10 +241,13 @@ Json runHub(const CellArgs& a)
         const std::string target = fresh("converted." + a.text("to", "edf"));
         std::vector<std::string> args{"convert", in, target};
         args.insert(args.end(), threadArgs.begin(), threadArgs.end());
+        const double hours = a.number("hours", 0); // > 0: the first hours only
+        if (hours > 0) args.insert(args.end(), {"--end", "+" + std::to_string(hours * 3600)});
         const Child c = cli(args);
         must(c, "convert");
         out["to"] = a.text("to", "edf");
-        out.update(timed(c, samplesOf(in), target));
+        if (hours > 0) out["hours"] = hours;
+        out.update(timed(c, samplesOf(in, hours), target));
         fs::remove_all(target);
         return out;
     }

@@ -82,12 +82,13 @@ void appendTime(std::string& out, core::Uutc t, const CsvOptions& options, core:
     }
 }
 
-// Formats rows [first, first + count) of the chunk whose samples are in `values` (one vector per column).
+// Formats rows [from, to) of the chunk whose first row is grid row `first` and whose samples are in `values` (one
+// vector per column).
 void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& values,
-                const std::vector<Column>& columns, std::int64_t first, std::int64_t count,
+                const std::vector<Column>& columns, std::int64_t first, std::int64_t from, std::int64_t to,
                 const core::SampleGrid& grid, const CsvOptions& options, core::Uutc start)
 {
-    for (std::int64_t r = 0; r < count; ++r) {
+    for (std::int64_t r = from; r < to; ++r) {
         const bool any =
             std::any_of(values.begin(), values.end(), [r](const auto& v) { return v[r] != core::kNoSample; });
         if (!any && !options.fillGaps) continue;
@@ -157,6 +158,26 @@ core::Status commitAll(std::initializer_list<io::AtomicFile*> files)
     return {};
 }
 
+// formatRows over `runner`: the chunk's rows cut into one piece per thread, each formatted into its own text,
+// appended in order (the same bytes as one formatRows call).
+void formatInParallel(std::string& out, std::vector<std::string>& pieces,
+                      const std::vector<std::vector<std::int32_t>>& values, const std::vector<Column>& columns,
+                      std::int64_t first, std::int64_t count, const core::SampleGrid& grid, const CsvOptions& options,
+                      core::Uutc start, core::TaskRunner* runner)
+{
+    const std::size_t n =
+        runner ? std::min<std::size_t>(runner->threadCount() * 2, static_cast<std::size_t>(count)) : 1;
+    if (n <= 1) return formatRows(out, values, columns, first, 0, count, grid, options, start);
+    pieces.resize(n);
+    runner->parallelFor(n, [&](std::size_t k) {
+        const std::int64_t from = count * static_cast<std::int64_t>(k) / static_cast<std::int64_t>(n);
+        const std::int64_t to = count * static_cast<std::int64_t>(k + 1) / static_cast<std::int64_t>(n);
+        pieces[k].clear();
+        formatRows(pieces[k], values, columns, first, from, to, grid, options, start);
+    });
+    for (const std::string& p : pieces) out += p;
+}
+
 } // namespace
 
 core::Status exportCsv(core::Recording& recording, const CsvOptions& options, const std::string& outPath,
@@ -196,6 +217,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         std::max<std::int64_t>(1, kSamplesPerChunk / static_cast<std::int64_t>(columns.size()));
     std::vector<std::vector<std::int32_t>> values(columns.size());
     std::string text;
+    std::vector<std::string> pieces; // per thread, reused from chunk to chunk
     for (std::int64_t row = first; row < last; row += chunkRows) {
         const std::int64_t count = std::min(chunkRows, last - row);
         std::vector<core::RawSlice> slices;
@@ -214,7 +236,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         LV_TRY(recording.readRaw(slices, chunkControl));
         text.clear();
         appendDamage(text, recording, options, info.start, damaged);
-        formatRows(text, values, columns, row, count, grid, options, info.start);
+        formatInParallel(text, pieces, values, columns, row, count, grid, options, info.start, control.runner);
         LV_TRY(out.write(text));
         if (control.progress)
             control.progress(static_cast<std::uint64_t>(row + count - first), static_cast<std::uint64_t>(last - first));

@@ -67,19 +67,6 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     return job;
 }
 
-namespace {
-
-// Outputs of the target's own format (a CSV's side files are not parts).
-std::size_t splitParts(const std::vector<std::string>& outputs, const std::string& output)
-{
-    const std::string ext = std::filesystem::path(output).extension().string();
-    return static_cast<std::size_t>(std::count_if(outputs.begin(), outputs.end(), [&](const std::string& f) {
-        return std::filesystem::path(f).extension() == ext;
-    }));
-}
-
-} // namespace
-
 int runJob(const convert::ConvertJob& job, const ConvertOptions& o, const std::string& what)
 {
     decode::ThreadPool pool(o.common.threads);
@@ -94,8 +81,8 @@ int runJob(const convert::ConvertJob& job, const ConvertOptions& o, const std::s
         std::fprintf(stderr, "longview-cli: %s\n", core::escapeControls(done).c_str());
     if (o.json)
         std::printf("%s\n", jobResultJson(result).dump(2, ' ', true).c_str());
-    else if (result.ok && splitParts(result.outputs, job.output) > 1) // EDF --gaps split: say which files
-        for (const std::string& f : result.outputs) std::printf("%s\n", f.c_str());
+    else if (result.ok && result.parts > 1) // EDF --gaps split: say which files
+        for (std::size_t i = 0; i < result.parts; ++i) std::printf("%s\n", result.outputs[i].c_str());
     return result.ok ? kOk : fail(result.error);
 }
 

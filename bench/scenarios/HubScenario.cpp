@@ -211,12 +211,12 @@ Json timed(const Child& c, double samples, const std::string& output)
     return j;
 }
 
+// An output path under the hub's output folder, with nothing left there by an earlier cell (side files too).
 std::string fresh(const std::string& name)
 {
-    const std::string path = kHub + "/out/" + name;
-    fs::remove_all(path);
+    fs::remove_all(kHub + "/out");
     fs::create_directories(kHub + "/out");
-    return path;
+    return kHub + "/out/" + name;
 }
 
 } // namespace

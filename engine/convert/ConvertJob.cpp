@@ -137,6 +137,8 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     if (events.progress) events.progress(meter.finished());
     for (std::string& w : written->warnings) result.warnings.push_back(std::move(w));
     result.outputs = std::move(written->files);
+    result.parts = result.outputs.size();
+    result.outputs.insert(result.outputs.end(), written->sideFiles.begin(), written->sideFiles.end());
     result.ok = true;
     return finish(std::move(result));
 }

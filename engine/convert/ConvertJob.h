@@ -41,7 +41,8 @@ struct ChannelCount {
 struct JobResult {
     bool ok = false;
     core::Error error;                 // when not ok
-    std::vector<std::string> outputs;  // written
+    std::vector<std::string> outputs;  // written: the parts, then their side files
+    std::size_t parts = 0;             // outputs of the target's own format (EDF --gaps split: several)
     std::vector<std::string> warnings; // the open's first (openWarnings of them), then the reader's and the writer's
     std::size_t openWarnings = 0;      // how many of `warnings` the open gave (JobEvents::opened saw them)
     std::int64_t samples = 0;          // grid points written, over the selected channels

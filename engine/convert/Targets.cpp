@@ -18,7 +18,7 @@ core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, con
 {
     LV_TRY(exportCsv(r, CsvOptions{s.channels, s.range, o.raw, o.time, o.fillGaps, o.provenance}, output, control));
     const CsvSideFiles side = csvSideFiles(output);
-    return ExportOutcome{{output, side.annotations, side.json}, {}};
+    return ExportOutcome{{output}, {side.annotations, side.json}, {}};
 }
 
 core::Result<ExportOutcome> writeMef(core::Recording& r, const Selection& s, const TargetOptions& o,
@@ -26,7 +26,7 @@ core::Result<ExportOutcome> writeMef(core::Recording& r, const Selection& s, con
 {
     const MefExportOptions mef{s.channels, s.range, o.blockSeconds, o.level1Password, o.level2Password, o.provenance};
     LV_TRY(exportMef(r, mef, output, control));
-    return ExportOutcome{{output}, {}};
+    return ExportOutcome{{output}, {}, {}};
 }
 
 core::Result<ExportOutcome> writeEdf(core::Recording& r, const Selection& s, const TargetOptions& o,
@@ -34,7 +34,7 @@ core::Result<ExportOutcome> writeEdf(core::Recording& r, const Selection& s, con
 {
     auto result = exportEdf(r, EdfExportOptions{s.channels, s.range, bdf, o.gaps, o.fillValue}, output, control);
     if (!result) return result.error();
-    return ExportOutcome{std::move(result->files), std::move(result->warnings)};
+    return ExportOutcome{std::move(result->files), {}, std::move(result->warnings)};
 }
 
 bool endsWith(const std::string& s, const std::string& suffix)

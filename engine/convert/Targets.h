@@ -30,8 +30,9 @@ struct TargetOptions {
 
 // What a writer wrote.
 struct ExportOutcome {
-    std::vector<std::string> files;    // the outputs, in order (EDF --gaps split: one per part)
-    std::vector<std::string> warnings; // the writer's (the reader's are taken from the recording)
+    std::vector<std::string> files;     // the outputs, in order (EDF --gaps split: one per part)
+    std::vector<std::string> sideFiles; // written beside them (CSV: annotations and description)
+    std::vector<std::string> warnings;  // the writer's (the reader's are taken from the recording)
 };
 
 struct TargetFormat {

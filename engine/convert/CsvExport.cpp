@@ -27,6 +27,7 @@ struct Column {
     std::int64_t offset = 0; // grid row of the channel's sample 0
     double factor = 1.0;
     double physicalOffset = 0.0; // physical value of count 0
+    CountFormat format{1.0, 0.0};
 };
 
 core::Result<double> commonRate(const core::RecordingInfo& info, const std::vector<std::size_t>& channels)
@@ -100,7 +101,7 @@ void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& 
             if (options.raw)
                 appendNumber(out, static_cast<std::int64_t>(v));
             else
-                appendCountValue(out, v, columns[c].factor, columns[c].physicalOffset);
+                columns[c].format.append(out, v);
         }
         out += '\n';
     }
@@ -200,7 +201,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     std::int64_t rowsEnd = 0;
     for (std::size_t c : channels) {
         const core::ChannelInfo& ch = info.channels[c];
-        Column col{c, grid.nearestIndex(ch.start), ch.conversionFactor, ch.offset};
+        Column col{c, grid.nearestIndex(ch.start), ch.conversionFactor, ch.offset, {ch.conversionFactor, ch.offset}};
         rowsEnd = std::max(rowsEnd, col.offset + ch.gridLength);
         columns.push_back(col);
     }

@@ -41,4 +41,34 @@ void appendCountValue(std::string& out, std::int32_t count, double factor, doubl
     out.append(buf, r.ptr);
 }
 
+CountFormat::CountFormat(double factor, double offset) : m_factor(factor), m_offset(offset)
+{
+    constexpr double kPowers[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
+    if (offset != 0.0) return;
+    for (int k = 0; k < 10; ++k)
+        if (factor == kPowers[k]) m_decimals = k;
+}
+
+void CountFormat::append(std::string& out, std::int32_t count) const
+{
+    const std::int64_t size = count < 0 ? -static_cast<std::int64_t>(count) : count;
+    // 0, and magnitudes below 1e-5 (general notation there, decided on the double as the search does), search
+    if (m_decimals < 0 || count == 0 || std::abs(static_cast<double>(count) * m_factor) < 1e-5)
+        return appendCountValue(out, count, m_factor, m_offset);
+    char digits[16];
+    const auto end = std::to_chars(digits, digits + sizeof digits, static_cast<std::uint64_t>(size)).ptr;
+    auto n = static_cast<int>(end - digits);
+    int decimals = m_decimals;
+    while (decimals > 0 && digits[n - 1] == '0') --n, --decimals; // trailing zeros of the fraction go
+    if (count < 0) out += '-';
+    if (n <= decimals) { // below 1: "0.0..." then the digits
+        out += "0.";
+        out.append(static_cast<std::size_t>(decimals - n), '0');
+        out.append(digits, static_cast<std::size_t>(n));
+        return;
+    }
+    out.append(digits, static_cast<std::size_t>(n - decimals));
+    if (decimals > 0) out += '.', out.append(digits + n - decimals, static_cast<std::size_t>(decimals));
+}
+
 } // namespace lv::convert

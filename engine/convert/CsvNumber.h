@@ -12,4 +12,18 @@ namespace lv::convert {
 // digits ("3.2e-06"). `factor` must be finite and non-zero.
 void appendCountValue(std::string& out, std::int32_t count, double factor, double offset);
 
+// The same for every count of one channel, faster: where the factor is 10^-k (k = 0..9) and the offset 0, the
+// value is the count with a decimal point k places from the right and its trailing zeros dropped, which is the
+// shortest identifying decimal (any shorter one lies at least 10^-k, a whole step, away); otherwise (and for
+// magnitudes below 1e-5, written in general notation) appendCountValue.
+class CountFormat {
+public:
+    CountFormat(double factor, double offset);
+    void append(std::string& out, std::int32_t count) const;
+
+private:
+    double m_factor, m_offset;
+    int m_decimals = -1; // k of the fast path, or -1
+};
+
 } // namespace lv::convert

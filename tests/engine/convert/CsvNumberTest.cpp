@@ -45,6 +45,28 @@ TEST(CsvNumber, CountsAreWrittenAtTheirResolution)
     EXPECT_EQ(value(0, 0.1, 3e-13), "0"); // an offset that is a rounding residue (EDF physical ranges)
 }
 
+TEST(CsvNumber, TheDecimalFactorsFastPathWritesWhatTheSearchWrites)
+{
+    std::mt19937 random(11);
+    std::uniform_int_distribution<std::int32_t> any(std::numeric_limits<std::int32_t>::min() + 1,
+                                                    std::numeric_limits<std::int32_t>::max());
+    std::uniform_int_distribution<std::int32_t> small(-100000, 100000);
+    for (double factor : {1.0, 0.1, 0.01, 0.001, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 0.2, 0.5, 0.0915}) {
+        const CountFormat format(factor, 0.0);
+        std::vector<std::int32_t> counts = {0,   1,    -1,  10,      -10,
+                                            300, -300, 297, 1000000, std::numeric_limits<std::int32_t>::max()};
+        for (int i = 0; i < 20000; ++i) counts.push_back(i % 2 ? any(random) : small(random));
+        for (std::int32_t c : counts) {
+            std::string fast;
+            format.append(fast, c);
+            ASSERT_EQ(fast, value(c, factor)) << factor << " " << c;
+        }
+    }
+    std::string withOffset; // an offset: the search
+    CountFormat(0.1, 0.05).append(withOffset, 3);
+    EXPECT_EQ(withOffset, value(3, 0.1, 0.05));
+}
+
 TEST(CsvNumber, EveryValueReadsBackToItsCountAndNoShorterOneDoes)
 {
     std::mt19937 random(7);

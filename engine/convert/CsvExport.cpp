@@ -159,24 +159,23 @@ core::Status commitAll(std::initializer_list<io::AtomicFile*> files)
     return {};
 }
 
-// formatRows over `runner`: the chunk's rows cut into one piece per thread, each formatted into its own text,
-// appended in order (the same bytes as one formatRows call).
-void formatInParallel(std::string& out, std::vector<std::string>& pieces,
-                      const std::vector<std::vector<std::int32_t>>& values, const std::vector<Column>& columns,
-                      std::int64_t first, std::int64_t count, const core::SampleGrid& grid, const CsvOptions& options,
-                      core::Uutc start, core::TaskRunner* runner)
+// formatRows over `runner`: the chunk's rows cut into pieces (two per thread), each formatted into its own text;
+// written in order they are the same bytes as one formatRows call.
+void formatInPieces(std::vector<std::string>& pieces, const std::vector<std::vector<std::int32_t>>& values,
+                    const std::vector<Column>& columns, std::int64_t first, std::int64_t count,
+                    const core::SampleGrid& grid, const CsvOptions& options, core::Uutc start, core::TaskRunner* runner)
 {
     const std::size_t n =
-        runner ? std::min<std::size_t>(runner->threadCount() * 2, static_cast<std::size_t>(count)) : 1;
-    if (n <= 1) return formatRows(out, values, columns, first, 0, count, grid, options, start);
+        std::max<std::size_t>(1, runner ? std::min<std::size_t>(runner->threadCount() * 2, count) : 1);
     pieces.resize(n);
-    runner->parallelFor(n, [&](std::size_t k) {
+    const auto format = [&](std::size_t k) {
         const std::int64_t from = count * static_cast<std::int64_t>(k) / static_cast<std::int64_t>(n);
         const std::int64_t to = count * static_cast<std::int64_t>(k + 1) / static_cast<std::int64_t>(n);
         pieces[k].clear();
         formatRows(pieces[k], values, columns, first, from, to, grid, options, start);
-    });
-    for (const std::string& p : pieces) out += p;
+    };
+    if (n == 1) return format(0);
+    runner->parallelFor(n, format);
 }
 
 } // namespace
@@ -237,8 +236,9 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         LV_TRY(recording.readRaw(slices, chunkControl));
         text.clear();
         appendDamage(text, recording, options, info.start, damaged);
-        formatInParallel(text, pieces, values, columns, row, count, grid, options, info.start, control.runner);
         LV_TRY(out.write(text));
+        formatInPieces(pieces, values, columns, row, count, grid, options, info.start, control.runner);
+        for (const std::string& piece : pieces) LV_TRY(out.write(piece));
         if (control.progress)
             control.progress(static_cast<std::uint64_t>(row + count - first), static_cast<std::uint64_t>(last - first));
         if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled");

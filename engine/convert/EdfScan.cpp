@@ -110,27 +110,24 @@ bool predictChannel(const core::BlockSource& source, std::size_t c, const EdfCha
 {
     const std::int64_t lo = ch.base, hi = ch.base + records * ch.perRecord;
     const std::int64_t from = std::max<std::int64_t>(lo, 0), to = std::min(hi, info.gridLength);
-    const auto blocks = source.blocks(ch.source);
-    auto it = std::partition_point(blocks.begin(), blocks.end(), [&](const core::BlockSpan& b) {
-        return b.first + static_cast<std::int64_t>(b.count) <= from;
-    });
     std::vector<std::int32_t> decoded;
-    for (; it != blocks.end() && it->first < to; ++it) {
-        const std::int64_t a = std::max(it->first, from), b = std::min(it->first + std::int64_t{it->count}, to);
-        if (a >= b) continue;
-        if (!it->hasExtrema) return false;
-        if (a == it->first && b == it->first + std::int64_t{it->count}) {
-            scanner.present(c, a - lo, b - lo, it->minimum, it->maximum);
-            continue;
+    bool ok = true;
+    const bool visited = source.visitBlocks(ch.source, from, to, [&](std::size_t index, const core::BlockSpan& b) {
+        const std::int64_t a = std::max(b.first, from), e = std::min(b.first + std::int64_t{b.count}, to);
+        if (a >= e) return true;
+        if (!b.hasExtrema) return ok = false;
+        if (a == b.first && e == b.first + std::int64_t{b.count}) {
+            scanner.present(c, a - lo, e - lo, b.minimum, b.maximum);
+            return true;
         }
-        decoded.assign(it->count, core::kNoSample);
-        if (!source.decodeBlock(ch.source, static_cast<std::size_t>(it - blocks.begin()), decoded, control).ok())
-            return false;
+        decoded.assign(b.count, core::kNoSample);
+        if (!source.decodeBlock(ch.source, index, decoded, control).ok()) return ok = false;
         scanner.samples(
             c, a - lo,
-            std::span(decoded).subspan(static_cast<std::size_t>(a - it->first), static_cast<std::size_t>(b - a)));
-    }
-    return true;
+            std::span(decoded).subspan(static_cast<std::size_t>(a - b.first), static_cast<std::size_t>(e - a)));
+        return true;
+    });
+    return visited && ok;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "core/Recording.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 namespace lv::core {
@@ -26,6 +27,11 @@ public:
     virtual std::span<const BlockSpan> blocks(std::size_t channel) const = 0;
     // Whether blocks carry stored extrema (hasExtrema); false: asking for the blocks buys nothing but the list.
     virtual bool storesExtrema() const { return true; }
+    // Calls visit(index, span) for the blocks of `channel` that overlap grid samples [from, to), in order, until
+    // it returns false; false when the channel's blocks cannot be had. A source that keeps its blocks in its own
+    // form lists no spans for it (blocks() may build them, once).
+    virtual bool visitBlocks(std::size_t channel, std::int64_t from, std::int64_t to,
+                             const std::function<bool(std::size_t, const BlockSpan&)>& visit) const;
     // Decodes one block into out[0, count) (kNoSample for NaN samples). Safe to call from several threads.
     virtual Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                                const ReadControl& control) const = 0;

@@ -82,6 +82,7 @@ void MefRecording::initChannels(std::size_t count)
 {
     m_details.assign(count, {});
     m_spans.assign(count, {});
+    m_spansBuilt = std::make_unique<std::atomic<std::uint8_t>[]>(count);
     m_channelErrors.assign(count, std::nullopt);
     m_channelOnce = std::make_unique<std::once_flag[]>(count);
     m_inFrame.assign(count, 0);
@@ -94,7 +95,8 @@ void MefRecording::initChannels(std::size_t count)
 void MefRecording::setChannel(std::size_t channel, ChannelDetail detail)
 {
     m_details[channel] = std::move(detail);
-    m_spans[channel] = spansOf(m_details[channel].blocks);
+    m_spans[channel] = {};
+    m_spansBuilt[channel].store(0, std::memory_order_release);
     m_inFrame[channel] = 0;
     m_readFromFiles[channel] = 1;
     if (channel < m_segmentChecked.size()) m_segmentChecked[channel].reset();
@@ -148,7 +150,6 @@ void MefRecording::buildChannel(std::size_t channel) const
     }
     detail.dataPaths = std::move(frame->dataPaths);
     detail.blocks = std::move(frame->blocks);
-    m_spans[channel] = spansOf(detail.blocks);
     m_details[channel] = std::move(detail);
 }
 
@@ -166,10 +167,33 @@ core::Result<io::FileTreePtr> MefRecording::tree() const
     return m_tree;
 }
 
+// Spans are listed on the first call for a channel (the viewer's caches need them; conversions visit the blocks).
 std::span<const core::BlockSpan> MefRecording::blocks(std::size_t channel) const
 {
     if (!ensureChannel(channel).ok()) return {};
+    if (!m_spansBuilt[channel].load(std::memory_order_acquire)) {
+        std::lock_guard lock(m_spansMutex);
+        if (!m_spansBuilt[channel].load(std::memory_order_relaxed)) {
+            m_spans[channel] = spansOf(m_details[channel].blocks);
+            m_spansBuilt[channel].store(1, std::memory_order_release);
+        }
+    }
     return m_spans[channel];
+}
+
+bool MefRecording::visitBlocks(std::size_t channel, std::int64_t from, std::int64_t to,
+                               const std::function<bool(std::size_t, const core::BlockSpan&)>& visit) const
+{
+    if (!ensureChannel(channel).ok()) return false;
+    const std::vector<BlockRef>& all = m_details[channel].blocks;
+    auto it = std::partition_point(all.begin(), all.end(), [&](const BlockRef& b) {
+        return b.gridIndex + static_cast<std::int64_t>(b.sampleCount) <= from;
+    });
+    for (; it != all.end() && it->gridIndex < to; ++it)
+        if (!visit(static_cast<std::size_t>(it - all.begin()),
+                   {it->gridIndex, it->sampleCount, it->minimum, it->maximum, it->minimum != INT32_MIN}))
+            break;
+    return true;
 }
 
 const std::vector<ChannelDetail>& MefRecording::details() const

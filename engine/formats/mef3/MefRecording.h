@@ -73,6 +73,9 @@ public:
     const core::BlockSource* blockSource() const override { return this; }
     // A channel served from a snapshot gets its blocks on first use; empty if that fails (reads say why).
     std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
+    // The blocks from the reader's own list, no spans listed (conversions; the viewer lists them).
+    bool visitBlocks(std::size_t channel, std::int64_t from, std::int64_t to,
+                     const std::function<bool(std::size_t, const core::BlockSpan&)>& visit) const override;
     core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                              const core::ReadControl& control) const override;
 
@@ -130,7 +133,9 @@ private:
 
     // Per channel; a channel still held by m_frames (m_inFrame) is built once, on first use, by any thread.
     mutable std::vector<ChannelDetail> m_details;
-    mutable std::vector<std::vector<core::BlockSpan>> m_spans;
+    mutable std::vector<std::vector<core::BlockSpan>> m_spans; // listed on first blocks() call (m_spansBuilt)
+    mutable std::unique_ptr<std::atomic<std::uint8_t>[]> m_spansBuilt;
+    mutable std::mutex m_spansMutex;
     mutable std::vector<std::optional<core::Error>> m_channelErrors;
     std::unique_ptr<std::once_flag[]> m_channelOnce;
     std::vector<std::uint8_t> m_inFrame;       // 1: channel c comes from m_frames

@@ -216,21 +216,28 @@ core::Result<std::unique_ptr<io::AtomicFile>> writePart(core::Recording& recordi
     };
     std::future<core::Status> next;
     if (!chunks.empty() && ahead) next = std::async(std::launch::async, read, 0);
-    std::string bytes;
+    // Each chunk's bytes are written on a thread of their own while the next chunk is read and formatted: the
+    // kernel's copy into the page cache runs beside the decoding (one write in flight, its buffer left alone).
+    std::string bytes[2];
+    std::future<core::Status> writing;
+    io::AtomicFile& file = *out;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
         LV_TRY(ahead ? next.get() : read(i));
         if (ahead && i + 1 < chunks.size()) next = std::async(std::launch::async, read, i + 1);
         if (observer) observer->records(chunks[i].first, chunks[i].count, data[i % 2]);
-        bytes.clear();
-        formatChunk(w, chunks[i], data[i % 2], options.bdf, bytes);
-        LV_TRY(out->write(bytes));
+        bytes[i % 2].clear();
+        formatChunk(w, chunks[i], data[i % 2], options.bdf, bytes[i % 2]);
+        if (writing.valid()) LV_TRY(writing.get());
+        writing = std::async(std::launch::async, [&file, &b = bytes[i % 2]] { return file.write(b); });
         progress.done += chunks[i].kEnd - chunks[i].k;
         if (control.progress) control.progress(progress.done, progress.total);
         if (control.cancel && control.cancel->cancelled()) {
             if (next.valid()) next.wait();
+            if (writing.valid()) writing.wait();
             return makeError(ErrorCode::Cancelled, "conversion cancelled");
         }
     }
+    if (writing.valid()) LV_TRY(writing.get());
     return out;
 }
 

@@ -24,7 +24,8 @@ void appendCountValue(std::string& out, std::int32_t count, double factor, doubl
     char buf[64];
     const double magnitude = std::abs(value);
     // "0" where it identifies the count (a count of 0 whose offset is a rounding residue, 3e-13)
-    if (magnitude < 1e-5 && identifies("0", "0" + 1, count, factor, offset)) {
+    static constexpr char kZero[] = "0";
+    if (magnitude < 1e-5 && identifies(kZero, kZero + 1, count, factor, offset)) {
         out += '0';
         return;
     }

@@ -4,9 +4,9 @@
 #include "io/WritableFile.h"
 
 #include <cerrno>
-#include <fcntl.h>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 #include <utility>
 

@@ -84,8 +84,8 @@ core::Status ChannelWriter::writeBlocks(const std::vector<Block>& blocks)
             thread_local RedEncoder encoder;
             const Block& b = blocks[first + k];
             encoded[k].clear();
-            summaries[k] = encoder.encode(b.samples, m_segment->setup().timeOffset.stored(b.start), b.discontinuity,
-                                          encoded[k]);
+            summaries[k] =
+                encoder.encode(b.samples, m_segment->setup().timeOffset.stored(b.start), b.discontinuity, encoded[k]);
         });
         for (std::size_t k = 0; k < n; ++k) {
             const Block& b = blocks[first + k];

@@ -309,6 +309,7 @@ core::Uutc MefRecording::keptTime(std::int64_t stored) const
 core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
                                                       const core::ReadControl& control) const
 {
+    if (block.size() < kRedHeaderBytes) return makeError(ErrorCode::Corrupt, "block shorter than its header");
     RedBlockHeader h = parseRedHeader(block);
     if (h.blockBytes != b.blockBytes || h.sampleCount != b.sampleCount)
         return makeError(ErrorCode::Corrupt, "header disagrees with the index (" + std::to_string(h.sampleCount) +

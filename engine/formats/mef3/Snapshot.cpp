@@ -1,9 +1,12 @@
 // Snapshot files: "LVSNAP01", version, checksum, frame table, a zstd frame for the description, two per channel.
 #include "formats/mef3/Snapshot.h"
 
+#include "formats/mef3/BlockMap.h"
 #include "formats/mef3/MefRecording.h"
 #include "formats/mef3/Password.h"
+#include "formats/mef3/RedBlock.h"
 #include "formats/mef3/SnapshotFormat.h"
+#include "formats/mef3/UniversalHeader.h"
 #include "io/WritableFile.h"
 
 #include <cstdlib>
@@ -184,7 +187,10 @@ core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::s
     out.blocks = getBlocks(in, fs);
     out.archiveRanges = getByteRanges(in);
     bool ok = in.done() && (out.archiveRanges.empty() || out.archiveRanges.size() == out.dataPaths.size());
-    for (const BlockRef& b : out.blocks) ok = ok && b.segment < out.dataPaths.size();
+    for (const BlockRef& b : out.blocks) // a block as MefLoad admits one from an index (found by fuzz_snapshot)
+        ok = ok && b.segment < out.dataPaths.size() && b.blockBytes >= kRedHeaderBytes && b.sampleCount > 0 &&
+             b.sampleCount <= kMaxBlockSamples &&
+             b.fileOffset >= static_cast<std::int64_t>(kUniversalHeaderBytes);
     if (!ok)
         return makeError(ErrorCode::Corrupt, "snapshot channel " + std::to_string(channel) + " does not decode",
                          frames.file, frame.offset);

@@ -5,7 +5,7 @@
 #include "io/Temporary.h"
 
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -21,6 +21,9 @@ public:
     // Creates the locked temporary "<target>.tmp-<pid>-<n>" in the target's directory (Temporary), after
     // removing what killed writers to that target left.
     core::Status open(const std::string& target);
+    // Appends `bytes` (gathered into 8 MiB pieces). Pieces go to the disk directly (O_DIRECT: no page-cache copy,
+    // whose cost is the bulk of writing a large output) where the file system allows it, else through the page
+    // cache with their disk writes started as they go, so that the sync at the end waits for little.
     core::Status write(std::string_view bytes);
     // Flushes, syncs to disk and closes the temporary (no more writes), without moving it: outputs that belong
     // together are all finished before any of them is committed.
@@ -29,17 +32,26 @@ public:
     // "the output already exists; choose a new name"; the temporary is removed).
     core::Status commit();
     const std::string& target() const { return m_target; }
+    // Whether the pieces so far went to the disk directly.
+    bool direct() const { return m_direct; }
 
 private:
+    struct FreeAligned {
+        void operator()(char* p) const;
+    };
     core::Error failure(const std::string& what) const;
-    void startWriteback();
+    core::Status flushPiece(bool last);
+    void stopDirect();
 
-    static constexpr std::uint64_t kWritebackBytes = std::uint64_t{16} << 20;
+    static constexpr std::size_t kPieceBytes = std::size_t{8} << 20; // a multiple of every block size
+    static constexpr std::size_t kAlign = 4096;
     std::string m_target;
     Temporary m_temp;
-    std::uint64_t m_written = 0;       // bytes written so far
-    std::uint64_t m_writebackFrom = 0; // the disk writes of [0, this) have been started
-    std::FILE* m_file = nullptr;
+    int m_fd = -1;                                // our own descriptor of the temporary (m_temp's holds the lock)
+    std::unique_ptr<char[], FreeAligned> m_piece; // kPieceBytes, aligned to kAlign
+    std::size_t m_filled = 0;                     // bytes of m_piece in use
+    std::uint64_t m_written = 0;                  // bytes of the file before m_piece
+    bool m_direct = false;
     bool m_finished = false;
     bool m_committed = false;
 };

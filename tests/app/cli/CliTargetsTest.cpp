@@ -96,15 +96,15 @@ protected:
         EXPECT_TRUE(test::readBytes(target) == test::readBytes(alone));
     }
 
-    // A conversion killed once its temporary holds data: the temporary stays; the next conversion to the
-    // target succeeds and removes it.
+    // A conversion killed once its temporary exists: the temporary stays; the next conversion to the target
+    // succeeds and removes it. (Outputs are written in 8 MiB pieces: a small one may hold no byte until its end.)
     void expectKilledTemporaryRemoved(const std::vector<std::string>& command, const fs::path& target)
     {
         std::vector<std::string> argv{cli()};
         argv.insert(argv.end(), command.begin(), command.end());
-        const auto killed = test::runChildKilledWhen(argv, [&] { return temporarySize(target) > 65536; });
+        const auto killed = test::runChildKilledWhen(argv, [&] { return temporarySize(target) >= 0; });
         ASSERT_TRUE(killed.killed) << killed.output;
-        ASSERT_GT(temporarySize(target), 65536) << "the kill left no temporary";
+        ASSERT_GE(temporarySize(target), 0) << "the kill left no temporary";
         ASSERT_FALSE(fs::exists(target));
         const auto again = test::runChild(argv);
         ASSERT_EQ(again.exitStatus, 0) << again.output;

@@ -45,5 +45,40 @@ TEST(AtomicFile, UnwritableDirectoryIsAnErrorNamingTheTarget)
     EXPECT_EQ(s.error().message, "cannot create a temporary file beside the output: No such file or directory");
 }
 
+// Sizes around the 8 MiB pieces and the 4 KiB blocks of direct writes, written in uneven calls: every byte lands
+// where it belongs, the file is cut to its size (not the padded block), on the page cache and direct alike.
+TEST(AtomicFile, EveryByteAtItsPlaceWhateverTheSizesAndCalls)
+{
+    test::TempDir dir;
+    constexpr std::size_t kMiB = std::size_t{1} << 20;
+    for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096}, 8 * kMiB - 1,
+                             8 * kMiB, 8 * kMiB + 1, 20 * kMiB + 123}) {
+        const fs::path target = dir.path() / ("out-" + std::to_string(size));
+        std::string data(size, '\0');
+        for (std::size_t i = 0; i < size; ++i) data[i] = static_cast<char>((i * 131 + size) % 251);
+        AtomicFile f;
+        ASSERT_TRUE(f.open(target.string()).ok());
+        for (std::size_t at = 0, step = 1; at < size; at += step, step = step * 3 + 7)
+            ASSERT_TRUE(f.write(std::string_view(data).substr(at, step)).ok());
+        ASSERT_TRUE(f.commit().ok());
+        const auto back = test::readBytes(target);
+        ASSERT_EQ(back.size(), size) << "direct " << f.direct();
+        EXPECT_TRUE(std::equal(back.begin(), back.end(), data.begin(),
+                               [](std::uint8_t a, char b) { return a == static_cast<std::uint8_t>(b); }))
+            << size << " direct " << f.direct();
+    }
+}
+
+TEST(AtomicFile, AWriteAfterFinishIsRefused)
+{
+    test::TempDir dir;
+    AtomicFile f;
+    ASSERT_TRUE(f.open((dir.path() / "x").string()).ok());
+    ASSERT_TRUE(f.finish().ok());
+    EXPECT_FALSE(f.write("late").ok());
+    EXPECT_TRUE(f.commit().ok());
+    EXPECT_EQ(fs::file_size(dir.path() / "x"), 0u);
+}
+
 } // namespace
 } // namespace lv::io

@@ -303,9 +303,9 @@ std::vector<BlockRef> getBlocks(In& in, double fs)
         if (bits & kOtherCount) sampleCount = static_cast<std::uint32_t>(r.varint());
         if (bits & kOtherTime) startTime = wrapAdd(startTime, unzig(r.varint()));
         if (bits & kOtherFlags) flags = r.byte();
-        blockBytes = static_cast<std::uint32_t>(blockBytes + unzig(r.varint()));
-        minimum = static_cast<std::int32_t>(minimum + unzig(r.varint()));
-        maximum = static_cast<std::int32_t>(maximum + unzig(r.varint()));
+        blockBytes = static_cast<std::uint32_t>(wrapAdd(blockBytes, unzig(r.varint())));
+        minimum = static_cast<std::int32_t>(wrapAdd(minimum, unzig(r.varint())));
+        maximum = static_cast<std::int32_t>(wrapAdd(maximum, unzig(r.varint())));
         blocks.push_back(BlockRef{segment, indexEntry, fileOffset, blockBytes, sampleCount, startTime, gridIndex,
                                   minimum, maximum, flags});
     }

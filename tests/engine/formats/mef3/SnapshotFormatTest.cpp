@@ -69,5 +69,28 @@ TEST(SnapshotChannelFrame, BlocksAnIndexWouldNotAdmitAreCorrupt)
     }
 }
 
+// Found by fuzz_snapshot: a field's delta of -2^63 overflowed the addition (UBSan, the asan preset). Deltas wrap,
+// and the block they give is refused.
+TEST(SnapshotChannelFrame, ExtremeDeltasWrapAndAreRefused)
+{
+    snapshot::Out o;
+    snapshot::putStrings(o, {"ch.timd/ch-000000.segd/ch-000000.tdat"});
+    o.put<std::uint64_t>(1); // one block
+    o.put<std::uint8_t>(0);  // every field as predicted but the three deltas
+    for (int field = 0; field < 3; ++field) { // blockBytes, minimum, maximum: zig(-2^63) = 2^64 - 1
+        for (int i = 0; i < 9; ++i) o.put<std::uint8_t>(0xFF);
+        o.put<std::uint8_t>(0x01);
+    }
+    snapshot::putByteRanges(o, {});
+    SnapshotFrames frames;
+    frames.file = "session.lvsnap";
+    frames.bytes.resize(ZSTD_compressBound(o.b.size()));
+    frames.bytes.resize(ZSTD_compress(frames.bytes.data(), frames.bytes.size(), o.b.data(), o.b.size(), 1));
+    frames.channels.push_back({0, frames.bytes.size(), o.b.size()});
+    const auto frame = snapshot::readChannelFrame(frames, 0, 1000.0);
+    ASSERT_FALSE(frame.ok());
+    EXPECT_EQ(frame.error().message, "snapshot channel 0 does not decode");
+}
+
 } // namespace
 } // namespace lv::formats::mef3

@@ -1,4 +1,4 @@
-// Channel-by-channel, chunk-by-chunk copy into a SessionWriter working in a temporary directory.
+// Chunk-by-chunk copy of groups of channels into a SessionWriter working in a temporary directory.
 #include "convert/MefExport.h"
 
 #include "convert/TempTarget.h"
@@ -20,7 +20,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::int64_t kChunkSamples = 1 << 20;
+// Channels are copied kGroupChannels at a time, kChunkSamples of each per read: the group's chunk buffers (4 MiB)
+// and its channels' write buffers are what the copy holds, whatever the length or the channel count.
+constexpr std::size_t kGroupChannels = 16;
+constexpr std::int64_t kChunkSamples = 1 << 16;
+
+struct CopyGroup {
+    std::vector<std::size_t> sources; // channels of the recording
+    std::vector<std::size_t> targets; // the writer's channels
+    std::vector<core::SampleSpan> spans;
+    std::vector<std::vector<std::int32_t>> buffers;
+};
 
 // MEF has no offset: a source's offset (EDF) is folded into the counts, to the nearest count (exact when the
 // offset is a whole number of counts, as in most EDF files; else within half a count).
@@ -46,29 +56,46 @@ core::Status shiftCounts(std::vector<std::int32_t>& counts, const core::ChannelI
     return {};
 }
 
-core::Status copyChannel(core::Recording& recording, std::size_t source, std::size_t target, core::TimeRange range,
-                         formats::mef3::SessionWriter& writer, const core::ReadControl& control, std::uint64_t& done,
-                         std::uint64_t total)
+// One chunk of each channel of a group: read together (one read of a run of EDF records serves every channel of
+// the group, where a channel alone needs a pread per record), then appended channel by channel.
+core::Status copyChunk(core::Recording& recording, CopyGroup& group, std::int64_t at,
+                       formats::mef3::SessionWriter& writer, const core::ReadControl& control, std::uint64_t& done,
+                       std::uint64_t total)
 {
-    const core::ChannelInfo& ch = recording.info().channels[source];
-    const core::SampleSpan span = core::sampleSpan(ch, range);
-    std::vector<std::int32_t> buffer;
-    for (std::int64_t at = 0; at < span.count; at += kChunkSamples) {
-        const std::int64_t n = std::min(kChunkSamples, span.count - at);
-        buffer.resize(static_cast<std::size_t>(n)); // the read fills the slice whole
-        const core::RawSlice slice{source, span.first + at, buffer};
-        core::ReadControl chunk = control;
-        chunk.progress = nullptr;
-        LV_TRY(recording.readRaw(std::span(&slice, 1), chunk));
-        for (const core::DamagedBlock& d : recording.takeDamage())
-            writer.addAnnotation(core::damageAnnotation(recording.info(), d));
-        LV_TRY(shiftCounts(buffer, ch));
-        LV_TRY(writer.append(target, ch.grid(), span.first + at, buffer));
-        done += static_cast<std::uint64_t>(n);
+    const core::RecordingInfo& info = recording.info();
+    std::vector<core::RawSlice> slices;
+    std::vector<std::size_t> members; // of the group, with samples left at `at`
+    for (std::size_t i = 0; i < group.sources.size(); ++i) {
+        const std::int64_t n = std::min(kChunkSamples, group.spans[i].count - at);
+        if (n <= 0) continue;
+        group.buffers[i].resize(static_cast<std::size_t>(n)); // the read fills the slice whole
+        slices.push_back({group.sources[i], group.spans[i].first + at, group.buffers[i]});
+        members.push_back(i);
+    }
+    core::ReadControl chunk = control;
+    chunk.progress = nullptr;
+    LV_TRY(recording.readRaw(slices, chunk));
+    for (const core::DamagedBlock& d : recording.takeDamage()) writer.addAnnotation(core::damageAnnotation(info, d));
+    for (const std::size_t i : members) {
+        const core::ChannelInfo& ch = info.channels[group.sources[i]];
+        LV_TRY(shiftCounts(group.buffers[i], ch));
+        LV_TRY(writer.append(group.targets[i], ch.grid(), group.spans[i].first + at, group.buffers[i]));
+        done += group.buffers[i].size();
         if (control.progress) control.progress(done, total);
         if (control.cancel && control.cancel->cancelled())
             return makeError(ErrorCode::Cancelled, "conversion cancelled");
     }
+    return {};
+}
+
+core::Status copyGroup(core::Recording& recording, CopyGroup& group, formats::mef3::SessionWriter& writer,
+                       const core::ReadControl& control, std::uint64_t& done, std::uint64_t total)
+{
+    std::int64_t longest = 0;
+    for (const core::SampleSpan& span : group.spans) longest = std::max(longest, span.count);
+    for (std::int64_t at = 0; at < longest; at += kChunkSamples)
+        LV_TRY(copyChunk(recording, group, at, writer, control, done, total));
+    for (const std::size_t target : group.targets) LV_TRY(writer.commit(target)); // its buffers go
     return {};
 }
 
@@ -140,12 +167,18 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
     std::uint64_t total = 0, done = 0;
     for (std::size_t c : channels)
         total += static_cast<std::uint64_t>(core::sampleSpan(info.channels[c], options.range).count);
-    for (std::size_t i = 0; i < channels.size(); ++i) {
-        const core::ChannelInfo& ch = info.channels[channels[i]];
-        auto index = (*writer)->addChannel({ch.name, ch.fs, ch.unit, ch.conversionFactor, ch.description});
-        if (!index) return index.error();
-        LV_TRY(copyChannel(recording, channels[i], *index, options.range, **writer, control, done, total));
-        LV_TRY((*writer)->commit(*index)); // its buffers go before the next channel's fill up
+    for (std::size_t first = 0; first < channels.size(); first += kGroupChannels) {
+        CopyGroup group;
+        for (std::size_t i = first; i < std::min(channels.size(), first + kGroupChannels); ++i) {
+            const core::ChannelInfo& ch = info.channels[channels[i]];
+            auto index = (*writer)->addChannel({ch.name, ch.fs, ch.unit, ch.conversionFactor, ch.description});
+            if (!index) return index.error();
+            group.sources.push_back(channels[i]);
+            group.targets.push_back(*index);
+            group.spans.push_back(core::sampleSpan(ch, options.range));
+        }
+        group.buffers.resize(group.sources.size());
+        LV_TRY(copyGroup(recording, group, **writer, control, done, total));
     }
     for (const core::Annotation& a : info.annotations) {
         if (!options.range.contains(a.time)) continue;

@@ -8,10 +8,11 @@ namespace lv::convert {
 
 namespace {
 
-// Each writer's buffers at most (chunk of counts, formatted text or records), from their chunk sizes.
-constexpr std::uint64_t kCsvWorkingBytes = std::uint64_t{64} << 20;
-constexpr std::uint64_t kMefWorkingBytes = std::uint64_t{16} << 20;
-constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{32} << 20;
+// Each writer's buffers at most (chunk of counts, formatted text or records, an output's 8 MiB piece), from their
+// chunk sizes. MEF: a group of 16 channels' chunks (4 MiB) and write buffers (1 MiB each) and encoded blocks.
+constexpr std::uint64_t kCsvWorkingBytes = std::uint64_t{72} << 20;
+constexpr std::uint64_t kMefWorkingBytes = std::uint64_t{32} << 20;
+constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{40} << 20;
 
 core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)

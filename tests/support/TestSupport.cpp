@@ -1,6 +1,7 @@
 // Implementation of the shared test helpers.
 #include "support/TestSupport.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -118,6 +119,12 @@ int run(const std::string& command, std::string* output)
     const int status = ::pclose(pipe);
     if (output) *output = std::move(text);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool isPseudonym(std::string_view s)
+{
+    const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+    return s.size() == 12 && s.substr(0, 4) == "sub-" && std::all_of(s.begin() + 4, s.end(), hex);
 }
 
 } // namespace lv::test

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lv::test {
@@ -66,5 +67,9 @@ void writeBytes(const std::filesystem::path& file, const std::vector<std::uint8_
 
 // Runs a shell command; returns its exit status and fills `output` with stdout (and stderr when merged).
 int run(const std::string& command, std::string* output = nullptr);
+
+// Whether `s` has the shape of a de-identification pseudonym: "sub-" and eight lowercase hex digits. (No
+// std::regex: GCC 12 warns of an uninitialised std::function inside it under the asan preset's -O1.)
+bool isPseudonym(std::string_view s);
 
 } // namespace lv::test

@@ -189,8 +189,7 @@ core::Result<ChannelFrame> readChannelFrame(const SnapshotFrames& frames, std::s
     bool ok = in.done() && (out.archiveRanges.empty() || out.archiveRanges.size() == out.dataPaths.size());
     for (const BlockRef& b : out.blocks) // a block as MefLoad admits one from an index (found by fuzz_snapshot)
         ok = ok && b.segment < out.dataPaths.size() && b.blockBytes >= kRedHeaderBytes && b.sampleCount > 0 &&
-             b.sampleCount <= kMaxBlockSamples &&
-             b.fileOffset >= static_cast<std::int64_t>(kUniversalHeaderBytes);
+             b.sampleCount <= kMaxBlockSamples && b.fileOffset >= static_cast<std::int64_t>(kUniversalHeaderBytes);
     if (!ok)
         return makeError(ErrorCode::Corrupt, "snapshot channel " + std::to_string(channel) + " does not decode",
                          frames.file, frame.offset);

@@ -1,6 +1,6 @@
 // Tests of a snapshot's channel frame: block references a session's index would not admit are refused.
-#include "formats/mef3/RedBlock.h"
 #include "formats/mef3/SnapshotFormat.h"
+#include "formats/mef3/RedBlock.h"
 #include "formats/mef3/UniversalHeader.h"
 
 #include <gtest/gtest.h>
@@ -75,8 +75,8 @@ TEST(SnapshotChannelFrame, ExtremeDeltasWrapAndAreRefused)
 {
     snapshot::Out o;
     snapshot::putStrings(o, {"ch.timd/ch-000000.segd/ch-000000.tdat"});
-    o.put<std::uint64_t>(1); // one block
-    o.put<std::uint8_t>(0);  // every field as predicted but the three deltas
+    o.put<std::uint64_t>(1);                  // one block
+    o.put<std::uint8_t>(0);                   // every field as predicted but the three deltas
     for (int field = 0; field < 3; ++field) { // blockBytes, minimum, maximum: zig(-2^63) = 2^64 - 1
         for (int i = 0; i < 9; ++i) o.put<std::uint8_t>(0xFF);
         o.put<std::uint8_t>(0x01);

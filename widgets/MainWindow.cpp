@@ -4,6 +4,7 @@
 
 #include "AnnotationList.h"
 #include "ExportRunner.h"
+#include "FileFilters.h"
 #include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
@@ -427,6 +428,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         if (url.isLocalFile()) paths << url.toLocalFile();
     if (paths.isEmpty()) return;
     event->acceptProposedAction();
+    paths = recordingPaths(paths); // the recordings among them (by name), else all: read by content
     if (paths.size() == 1) return openPath(paths.front());
     mergeRecordings(paths); // several recordings: put them together
 }

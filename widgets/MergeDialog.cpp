@@ -2,6 +2,7 @@
 #include "MergeDialog.h"
 
 #include "BackgroundJob.h"
+#include "FileFilters.h"
 
 #include "common/ErrorText.h"
 #include "convert/CsvExport.h"
@@ -202,8 +203,7 @@ QString MergeDialog::output() const
 
 void MergeDialog::addFiles()
 {
-    addInputs(QFileDialog::getOpenFileNames(this, tr("Add recordings"), QString(),
-                                            tr("Recordings (*.edf *.bdf *.mefd.tar *.tar *.timd);;All files (*)")));
+    addInputs(QFileDialog::getOpenFileNames(this, tr("Add recordings"), QString(), recordingFileFilter()));
 }
 
 void MergeDialog::addFolder()

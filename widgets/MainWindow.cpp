@@ -114,9 +114,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::openPath(const QString& path, const QString& password)
 {
-    closeRecording();
+    // The recording on screen stays until this one has opened: a failed open leaves it as it was.
     m_openingPath = QFileInfo(path).absoluteFilePath();
-    m_password = password;
+    m_openingPassword = password;
     m_reloading = false;
     m_stateLabel->setText(tr("opening %1 ...").arg(QFileInfo(path).fileName()));
     m_loader->open(m_openingPath, password, true); // a snapshot at once; checked against the files once shown
@@ -124,15 +124,18 @@ void MainWindow::openPath(const QString& path, const QString& password)
 
 void MainWindow::reloadChanged(const QString& path)
 {
-    if (!m_open || path != m_openingPath) return;
+    if (!m_open || path != m_loader->path() || path != m_openingPath) return; // not while another one opens
     const core::RecordingInfo* info = m_loader->info();
     m_reloadRange = m_view.range();
     m_reloadShown.clear();
     for (std::size_t c : m_channels) m_reloadShown.push_back(info->channels.at(c).name);
+    const QString password = m_password;
     closeRecording();
     m_reloading = true;
+    m_openingPath = path;
+    m_openingPassword = password;
     m_stateLabel->setText(tr("session changed on disk, reloading ..."));
-    m_loader->open(m_openingPath, m_password, false); // checked: reads what changed
+    m_loader->open(path, password, false); // checked: reads what changed
 }
 
 void MainWindow::closeRecording()
@@ -140,7 +143,9 @@ void MainWindow::closeRecording()
     m_open = false;
     m_settled = false;
     m_checkOnDisk = false;
-    m_loader->close();
+    m_openingPath.clear();
+    m_password.clear();
+    m_loader->close(); // and an open on its way
     m_plot->setRecording(nullptr, nullptr);
     m_overview->setRecording(nullptr, nullptr);
     m_browser->setRecording(nullptr, nullptr);
@@ -153,6 +158,8 @@ void MainWindow::onOpened(const QString& path)
 {
     const core::RecordingInfo* info = m_loader->info();
     m_open = true;
+    m_settled = false;
+    m_password = m_openingPassword;
     addRecent(path);
     setWindowTitle(QFileInfo(path).fileName() + " - Longview");
     m_plot->setRecording(info, m_loader->bands());
@@ -222,7 +229,9 @@ void MainWindow::applyInitialView()
 void MainWindow::onOpenFailed(const QString& path, const QString& message, bool needsPassword)
 {
     m_reloading = false;
-    m_stateLabel->setText(tr("not opened"));
+    m_openingPath = m_loader->path(); // the recording on screen, if any, stays
+    m_stateLabel->setText(m_open ? tr("%1 on screen").arg(formatDuration(m_view.span())) : tr("not opened"));
+    statusBar()->showMessage(tr("%1 not opened").arg(QFileInfo(path).fileName()), 15000);
     if (needsPassword && m_interactive) {
         bool ok = false;
         const QString password = QInputDialog::getText(

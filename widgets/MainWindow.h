@@ -126,8 +126,9 @@ private:
     std::vector<std::size_t> m_channels;
     InitialView m_initial;
     Theme m_theme;
-    QString m_password; // kept for this session only, never saved
-    QString m_openingPath;
+    QString m_password;        // the open recording's, kept for this session only, never saved
+    QString m_openingPath;     // the last open asked for (the open recording's once it has opened or failed)
+    QString m_openingPassword; // its password, m_password once it has opened
     core::Uutc m_pageLength = 10'000'000;
     bool m_settled = false;
     bool m_interactive = true;

@@ -33,7 +33,14 @@ const core::RecordingInfo* TraceLoader::info() const { return m_session ? &m_ses
 
 void TraceLoader::close()
 {
-    m_jobs.dropAll();
+    m_jobs.drop(kOpen); // an open on its way is not wanted either
+    releaseSession();
+}
+
+void TraceLoader::releaseSession()
+{
+    m_jobs.drop(kCheck);
+    m_jobs.drop(kFrames);
     m_bands.reset();
     m_path.clear();
     if (m_session) // after the page thread's queued calls; the session's destructor joins decoders and saves the
@@ -60,8 +67,7 @@ struct Opened {
 
 void TraceLoader::open(const QString& path, const QString& password, bool deferCheck)
 {
-    close();
-    m_jobs.run(
+    m_jobs.run( // supersedes an open on its way; the open recording stays until this one has opened
         kOpen,
         [path, password, deferCheck](const Job&) {
             view::ViewOptions options;
@@ -84,6 +90,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
         },
         [this, path](Opened result) { // while this open is current; else the session is let go on the pool
             if (!result.session) return emit openFailed(path, result.message, result.needsPassword);
+            releaseSession();
             m_session = std::move(result.session);
             m_bands = std::move(result.bands);
             m_path = path;

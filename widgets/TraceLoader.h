@@ -32,12 +32,13 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one. With
+    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one. The open
+    // recording stays (info(), frames) until the new one has opened: a failed open leaves it as it was. With
     // deferCheck a MEF session's snapshot is served unchecked (fast): call checkOnDisk() once the view shows.
     void open(const QString& path, const QString& password, bool deferCheck = false);
     // Compares the open session with its files on a worker thread; emits changedOnDisk() when they differ.
     void checkOnDisk();
-    void close();
+    void close(); // the open recording and an open on its way
     bool isOpen() const { return m_session != nullptr; }
     const core::RecordingInfo* info() const;
     const GapBands* bands() const { return m_bands.get(); }
@@ -58,6 +59,7 @@ signals:
 
 private:
     enum Lane { kOpen, kCheck, kFrames, kLanes };
+    void releaseSession(); // the open recording, its check and frames (not an open on its way)
     // From any thread (a decode callback, maybe after the loader is gone: then nothing starts): a frame job for
     // `request` on `pool`, its frame delivered to `self` on the UI thread while `job` is current.
     static void startFrame(TraceLoader* self, QThreadPool* pool, const Job& job,

@@ -1,5 +1,6 @@
 // Opening recordings as a new user does: the Open dialogs offer every readable format of the engine's registry, a
-// drop opens the recording among the dropped files, a failed open keeps the recording on screen.
+// drop opens the recording among the dropped files, a failed open (not a recording, a wrong password) keeps the
+// recording on screen.
 #include "MainWindow.h"
 #include "MergeDialog.h"
 #include "TraceLoader.h"
@@ -13,6 +14,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
@@ -145,6 +147,47 @@ private slots:
         QVERIFY(w.findChildren<lv::widgets::MergeDialog*>().isEmpty()); // one recording: opened, not merged
         QVERIFY2(opened.wait(20000), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
         QVERIFY2(w.windowTitle().startsWith("test_generator.edf"), qPrintable(w.windowTitle()));
+    }
+
+    // Recording A is open; a file that is not a recording, then an encrypted session with a wrong password, fail
+    // to open: A stays on screen (title, channels, the loader's recording, the plot), and can still be paged.
+    void aFailedOpenKeepsTheRecordingOnScreen()
+    {
+        const QString notes = m_dir.path() + "/not-a-recording.edf";
+        QFile file(notes);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is a text file, not a recording\n");
+        file.close();
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        const QString a = lv::test::testdata("edf/test_generator.edf");
+        QVERIFY(lv::test::openAndWait(w, a));
+        QVERIFY(lv::test::waitSettled(w));
+        const QString title = w.windowTitle();
+        const lv::core::RecordingInfo* info = w.loader()->info();
+        QVERIFY(info);
+        const std::size_t channels = info->channels.size();
+        QVERIFY(channels > 1);
+        const auto shown = w.visibleChannels();
+        for (const auto& [path, password] :
+             {std::pair{notes, QString()},
+              std::pair{lv::test::testdata("mef3/legacy/enc_both.mefd"), QString("not the password")}}) {
+            QSignalSpy failed(&w, &MainWindow::openFailed);
+            QSignalSpy opened(&w, &MainWindow::recordingOpened);
+            w.openPath(path, password);
+            QVERIFY2(failed.wait(20000), qPrintable(path));
+            QVERIFY(opened.isEmpty());
+            QCOMPARE(w.windowTitle(), title);
+            QCOMPARE(w.loader()->info(), info); // the same recording, not opened again
+            QCOMPARE(w.loader()->info()->channels.size(), channels);
+            QCOMPARE(w.loader()->path(), QFileInfo(a).absoluteFilePath());
+            QCOMPARE(w.visibleChannels(), shown);
+            QCOMPARE(w.plot()->channels(), shown);
+            QVERIFY(w.plot()->frame());
+            w.pageBy(1); // still a live view: it pages and draws
+            QVERIFY(lv::test::waitSettled(w));
+        }
     }
 };
 

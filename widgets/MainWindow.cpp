@@ -12,6 +12,8 @@
 #include "TraceLoader.h"
 #include "TracePlot.h"
 
+#include "common/ErrorText.h"
+#include "common/PasswordPrompt.h"
 #include "core/TimeFormat.h"
 #include "core/Version.h"
 
@@ -226,22 +228,35 @@ void MainWindow::applyInitialView()
     viewChanged();
 }
 
-void MainWindow::onOpenFailed(const QString& path, const QString& message, bool needsPassword)
+void MainWindow::onOpenFailed(const QString& path, const core::Error& error)
 {
     m_reloading = false;
     m_openingPath = m_loader->path(); // the recording on screen, if any, stays
     m_stateLabel->setText(m_open ? tr("%1 on screen").arg(formatDuration(m_view.span())) : tr("not opened"));
     statusBar()->showMessage(tr("%1 not opened").arg(QFileInfo(path).fileName()), 15000);
+    const QString message = QString::fromStdString(app::errorText(error, app::Audience::Gui));
+    const bool needsPassword =
+        error.code == core::ErrorCode::PasswordRequired || error.code == core::ErrorCode::WrongPassword;
     if (needsPassword && m_interactive) {
-        bool ok = false;
-        const QString password = QInputDialog::getText(
-            this, tr("Password"), tr("%1\n\nLevel-1 or level-2 password (kept for this session only):").arg(message),
-            QLineEdit::Password, QString(), &ok);
-        if (ok && !password.isEmpty()) return openPath(path, password);
+        if (const QString password = askPassword(path, error); !password.isEmpty()) return openPath(path, password);
     } else if (m_interactive) {
         QMessageBox::warning(this, tr("Cannot open"), message);
     }
     emit openFailed(message);
+}
+
+QString MainWindow::askPassword(const QString& path, const core::Error& error)
+{
+    const app::PasswordPrompt prompt = app::passwordPrompt(error, QFileInfo(path).fileName().toStdString());
+    QInputDialog dialog(this);
+    dialog.setObjectName("passwordDialog");
+    dialog.setWindowTitle(QString::fromStdString(prompt.title));
+    dialog.setLabelText(QString::fromStdString(prompt.text));
+    dialog.setTextEchoMode(QLineEdit::Password);
+    dialog.setOkButtonText(tr("Open"));
+    if (auto* label = dialog.findChild<QLabel*>()) label->setWordWrap(true);
+    dialog.setMinimumWidth(460);
+    return dialog.exec() == QDialog::Accepted ? dialog.textValue() : QString();
 }
 
 void MainWindow::viewChanged()

@@ -7,6 +7,7 @@
 #include "TimeMode.h"
 #include "ViewState.h"
 
+#include "core/Error.h"
 #include "core/Time.h"
 
 #include <QMainWindow>
@@ -92,7 +93,8 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     void onOpened(const QString& path);
-    void onOpenFailed(const QString& path, const QString& message, bool needsPassword);
+    void onOpenFailed(const QString& path, const core::Error& error);
+    QString askPassword(const QString& path, const core::Error& error); // empty: cancelled
     void applyInitialView();
     void applyReloadedView();
     void reloadChanged(const QString& path); // the open session changed on disk: open it again, checked

@@ -5,7 +5,6 @@
 #include "TraceBuilder.h"
 
 #include "cache/PageLoader.h"
-#include "common/ErrorText.h"
 #include "formats/mef3/Snapshot.h"
 #include "view/ViewSession.h"
 
@@ -59,8 +58,7 @@ namespace {
 struct Opened {
     std::shared_ptr<view::ViewSession> session; // nullptr: failed
     std::shared_ptr<const GapBands> bands;
-    QString message;
-    bool needsPassword = false;
+    core::Error error; // when it failed
 };
 
 } // namespace
@@ -78,10 +76,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
             auto session = view::ViewSession::open(path.toStdString(), options);
             Opened opened;
             if (!session) {
-                const core::Error e = session.error();
-                opened.needsPassword =
-                    e.code == core::ErrorCode::PasswordRequired || e.code == core::ErrorCode::WrongPassword;
-                opened.message = QString::fromStdString(app::errorText(e, app::Audience::Gui));
+                opened.error = session.error();
                 return opened;
             }
             opened.session = std::shared_ptr<view::ViewSession>(std::move(*session));
@@ -89,7 +84,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
             return opened;
         },
         [this, path](Opened result) { // while this open is current; else the session is let go on the pool
-            if (!result.session) return emit openFailed(path, result.message, result.needsPassword);
+            if (!result.session) return emit openFailed(path, result.error);
             releaseSession();
             m_session = std::move(result.session);
             m_bands = std::move(result.bands);

@@ -8,6 +8,8 @@
 #include "JobTracker.h"
 #include "TraceFrame.h"
 
+#include "core/Error.h"
+
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
@@ -53,7 +55,7 @@ public:
 
 signals:
     void opened(const QString& path);
-    void openFailed(const QString& path, const QString& message, bool needsPassword);
+    void openFailed(const QString& path, const lv::core::Error& error); // the engine's error, as a value
     void frameReady(lv::widgets::FramePtr frame); // only frames of the current request, coarse before exact
     void changedOnDisk(const QString& path);      // the open session's files differ from what it was opened from
 

@@ -1,12 +1,13 @@
 // Opening recordings as a new user does: the Open dialogs offer every readable format of the engine's registry, a
 // drop opens the recording among the dropped files, a failed open (not a recording, a wrong password) keeps the
-// recording on screen.
+// recording on screen, the password dialog says what each level shows.
 #include "MainWindow.h"
 #include "MergeDialog.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
+#include "common/PasswordPrompt.h"
 #include "formats/RecordingOpener.h"
 
 #include <QAction>
@@ -15,6 +16,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
@@ -188,6 +190,81 @@ private slots:
             w.pageBy(1); // still a live view: it pages and draws
             QVERIFY(lv::test::waitSettled(w));
         }
+    }
+
+    // The password dialog's words, from the engine's own errors for enc_both (level 1: pass1, level 2: pass2): which
+    // password, what level 1 hides; no file path, no command-line option.
+    void thePasswordPromptSaysWhatEachLevelShows()
+    {
+        const std::string enc = lv::test::testdata("mef3/legacy/enc_both.mefd").toStdString();
+        auto none = lv::formats::openRecording({enc, "", "", false});
+        QVERIFY(!none);
+        QCOMPARE(none.error().code, lv::core::ErrorCode::PasswordRequired);
+        const lv::app::PasswordPrompt asked = lv::app::passwordPrompt(none.error(), "enc_both.mefd");
+        QCOMPARE(asked.level, 1);
+        QCOMPARE(asked.title, std::string("Password needed"));
+        auto wrong = lv::formats::openRecording({enc, "not it", "", false});
+        QVERIFY(!wrong);
+        const lv::app::PasswordPrompt again = lv::app::passwordPrompt(wrong.error(), "enc_both.mefd");
+        QCOMPARE(again.title, std::string("Wrong password"));
+        QVERIFY(QString::fromStdString(again.text).startsWith("That password does not open \u201cenc_both.mefd\u201d"));
+        for (const lv::app::PasswordPrompt& p : {asked, again}) {
+            const QString text = QString::fromStdString(p.text);
+            for (const char* want : {"enc_both.mefd", "level-1 or level-2 password", "Level 1 shows the signals",
+                                     "samples", "hides the subject's identifying data (name, ID", "true date and time",
+                                     "Level 2 shows everything", "never saved"})
+                QVERIFY2(text.contains(want), qPrintable(want + QString(" not in: ") + text));
+            for (const char* never : {".tmet", "--password", "/", "level-1 access"})
+                QVERIFY2(!text.contains(never), qPrintable(never + QString(" in: ") + text));
+        }
+        // A recording whose channels need level 2 says so instead of what level 1 shows.
+        const lv::app::PasswordPrompt two = lv::app::passwordPrompt(
+            lv::core::makeError(
+                lv::core::ErrorCode::WrongPassword,
+                "the password gives level-1 access, but the channel metadata needs the level-2 password", "/x/a.tmet"),
+            "x.mefd");
+        QCOMPARE(two.level, 2);
+        QVERIFY2(QString::fromStdString(two.text).contains("enter its level-2 password"), two.text.c_str());
+        QVERIFY(!QString::fromStdString(two.text).contains("Level 1 shows"));
+    }
+
+    // Interactive: the encrypted session asks with those words; cancelling the dialog keeps A on screen.
+    void aCancelledPasswordDialogKeepsTheRecording()
+    {
+        MainWindow w;
+        w.show();
+        const QString a = lv::test::testdata("edf/test_generator.edf");
+        QVERIFY(lv::test::openAndWait(w, a));
+        const lv::core::RecordingInfo* info = w.loader()->info();
+        const QString title = w.windowTitle();
+        const QString enc = lv::test::testdata("mef3/legacy/enc_both.mefd");
+        auto none = lv::formats::openRecording({enc.toStdString(), "", "", false});
+        QVERIFY(!none);
+        const lv::app::PasswordPrompt want = lv::app::passwordPrompt(none.error(), "enc_both.mefd");
+        QSignalSpy failed(&w, &MainWindow::openFailed);
+        QString label, dialogTitle;
+        int echo = -1;
+        const bool shown = inspectModal(
+            [&] {
+                w.openPath(enc);
+                failed.wait(20000);
+            },
+            [&](QDialog& d) {
+                if (auto* input = qobject_cast<QInputDialog*>(&d)) {
+                    label = input->labelText();
+                    echo = input->textEchoMode();
+                }
+                dialogTitle = d.windowTitle();
+                lv::test::saveShot(d, "password.png");
+            });
+        QVERIFY(shown);
+        QCOMPARE(dialogTitle, QString::fromStdString(want.title));
+        QCOMPARE(label, QString::fromStdString(want.text));
+        QCOMPARE(echo, int(QLineEdit::Password));
+        if (failed.isEmpty()) QVERIFY(failed.wait(20000));
+        QCOMPARE(w.windowTitle(), title);
+        QCOMPARE(w.loader()->info(), info);
+        QCOMPARE(w.loader()->path(), QFileInfo(a).absoluteFilePath());
     }
 };
 

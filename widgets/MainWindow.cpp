@@ -223,7 +223,9 @@ void MainWindow::applyInitialView()
         else
             statusBar()->showMessage(tr("--start: %1").arg(QString::fromStdString(t.error().message)), 10000);
     }
-    const core::Uutc span = initial.span > 0 ? static_cast<core::Uutc>(initial.span * 1e6) : m_pageLength;
+    // Without signals (annotations only) nothing is paged through: the whole recording shows its annotations.
+    const core::Uutc page = info->channels.empty() ? 0 : m_pageLength;
+    const core::Uutc span = initial.span > 0 ? static_cast<core::Uutc>(initial.span * 1e6) : page;
     m_view.setRange({start, start + (span > 0 ? span : info->end - info->start)});
     viewChanged();
 }

@@ -82,6 +82,8 @@ TracePlot::~TracePlot()
     m_renderPool.waitForDone();
 }
 
+QString TracePlot::note() const { return m_over->note(); }
+
 void TracePlot::replotNow() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
 
 QString TracePlot::libraryVersion() { return QStringLiteral(QCUSTOMPLOT_VERSION_STR); }
@@ -110,6 +112,10 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_channels.clear();
     m_range = info ? core::TimeRange{info->start, info->end} : core::TimeRange{0, 1};
     if (info) m_ticker->setOrigin(info->start);
+    const std::size_t notes = info ? info->annotations.size() : 0;
+    m_over->setNote(!info || !info->channels.empty() ? QString()
+                    : notes == 1                     ? tr("no signals: 1 annotation")
+                                                     : tr("no signals: %1 annotations").arg(notes));
     m_renders.drop();
     m_traces->clear();
     updateLanes();
@@ -360,6 +366,12 @@ void TracePlot::scheduleRender()
     if (!m_frame || m_channels.empty()) {
         m_renders.drop(); // a render still running is for a picture no longer wanted
         m_traces->clear();
+        if (m_frame) { // no channel to draw (none shown, or a recording without signals): drawn as it is
+            m_pendingDrawn = m_frame->id;
+            m_pendingExact = m_frame->exact;
+            m_drawPending = true;
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
         return;
     }
     RenderSpec spec;

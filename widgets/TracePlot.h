@@ -75,6 +75,7 @@ public:
     bool hasTraceImage() const;
     QImage traceImage() const; // the rendered traces (device pixels, transparent elsewhere)
     QString laneLabel(std::size_t lane) const;
+    QString note() const; // written across an empty plot ("no signals: 154 annotations"), or empty
 
     void replotNow();                // a synchronous replot (benchmarks)
     static QString libraryVersion(); // QCustomPlot's

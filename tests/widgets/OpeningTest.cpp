@@ -1,6 +1,7 @@
 // Opening recordings as a new user does: the Open dialogs offer every readable format of the engine's registry, a
 // drop opens the recording among the dropped files, a failed open (not a recording, a wrong password) keeps the
-// recording on screen, the password dialog says what each level shows.
+// recording on screen, the password dialog says what each level shows, an annotation-only EDF+ opens.
+#include "AnnotationList.h"
 #include "MainWindow.h"
 #include "MergeDialog.h"
 #include "TraceLoader.h"
@@ -24,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 #include <functional>
 
 using lv::widgets::MainWindow;
@@ -265,6 +267,33 @@ private slots:
         QCOMPARE(w.windowTitle(), title);
         QCOMPARE(w.loader()->info(), info);
         QCOMPARE(w.loader()->path(), QFileInfo(a).absoluteFilePath());
+    }
+
+    // An EDF+ holding only an "EDF Annotations" signal (a Sleep-EDF hypnogram): it opens, lists its annotations, shows
+    // the whole recording as an empty plot with a note (no "no data" band over it) and settles (a screenshot waits
+    // for that).
+    void anAnnotationOnlyEdfOpensAndSettles()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 700);
+        w.show();
+        const QString hypnogram = lv::test::testdata("edf/SC4001EC-Hypnogram.edf");
+        QVERIFY(lv::test::openAndWait(w, hypnogram));
+        const lv::core::RecordingInfo* info = w.loader()->info();
+        QVERIFY(info);
+        QCOMPARE(info->channels.size(), std::size_t(0));
+        QCOMPARE(info->annotations.size(), std::size_t(154));
+        QVERIFY2(lv::test::waitSettled(w), "the view of a recording without signals never settled");
+        QCOMPARE(w.annotations()->visibleCount(), 154);
+        QCOMPARE(w.annotations()->list()->topLevelItem(1)->text(1), QString("Sleep stage 1"));
+        QCOMPARE(w.plot()->note(), QString("no signals: 154 annotations"));
+        QVERIFY(w.plot()->channels().empty());
+        QCOMPARE(w.view().range(), w.view().bounds()); // the whole recording: nothing to page through
+        QVERIFY(w.plot()->drawnGapBands().empty());    // no signal is missing: no "no data" band
+        QVERIFY(w.plot()->drawnAnnotations().size() > 100);
+        QVERIFY2(w.windowTitle().startsWith("SC4001EC-Hypnogram.edf"), qPrintable(w.windowTitle()));
+        lv::test::saveShot(w, "hypnogram-window.png");
     }
 };
 

@@ -269,8 +269,12 @@ private slots:
                 for (const auto& in : t->inputs) order << QString::fromStdString(in.path);
             if (!t || t->options.mode != dialog.options().mode || order != dialog.inputs()) ++stale;
         });
-        dialog.moveInput(1, 0); // as a drag does
-        QTest::qWait(1);        // the plan starts
+        auto* list = dialog.findChild<QListWidget*>();
+        QCOMPARE(list->dragDropMode(), QAbstractItemView::InternalMove); // items are dragged into their order
+        // What an internal-move drop does to the list's model (a drag cannot be run offscreen): rowsMoved.
+        QVERIFY(list->model()->moveRow(QModelIndex(), 1, QModelIndex(), 0));
+        QVERIFY(dialog.isPlanning()); // the new order is planned
+        QTest::qWait(1); // the plan starts
         for (auto mode :
              {lv::convert::MergeMode::Stack, lv::convert::MergeMode::Concat, lv::convert::MergeMode::Stack}) {
             dialog.setMode(mode);
@@ -285,6 +289,9 @@ private slots:
         QCOMPARE(t.options.mode, lv::convert::MergeMode::Stack);
         QCOMPARE(QString::fromStdString(t.inputs.front().path), m_after);
         QCOMPARE(dialog.preview()->currentLayout().rows.front().label, QString("1  after.mefd"));
+        dialog.moveInput(0, 1); // and back, as the API does it
+        QVERIFY(waitPlanned(dialog));
+        QCOMPARE(QString::fromStdString(dialog.preview()->timeline()->inputs.front().path), m_a);
     }
 
     // The dialog's merge is longview-cli merge --mode M --overlap P, byte for byte: the overlapping pair kept "last"

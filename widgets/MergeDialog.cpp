@@ -341,6 +341,13 @@ void MergeDialog::showPlan(const core::Result<convert::MergeTimeline>& plan)
         QStringList lines;
         if (plan->error) lines << errorWords(*plan->error); // an overlap the policy refuses: the engine's words
         for (const std::string& w : plan->warnings) lines << QString::fromStdString(w);
+        // A few lines under the preview (a stack of 64 clashing names warns 128 times), all of them in the tooltip.
+        constexpr int kShown = 3;
+        m_status->setToolTip(lines.size() > kShown ? lines.join('\n') : QString());
+        if (lines.size() > kShown) {
+            const auto more = lines.size() - kShown;
+            lines = lines.mid(0, kShown) << tr("... and %1 more (hold the mouse here to see all)").arg(more);
+        }
         m_status->setText(lines.join('\n'));
     }
     updateButtons();

@@ -250,6 +250,9 @@ private slots:
             QVERIFY2(names.contains(name), qPrintable(names));
         }
         QVERIFY2(names.startsWith(QString("%1 channels: a:").arg(want.channels.size())), qPrintable(names));
+        dialog.resize(720, 620);
+        dialog.show();
+        lv::test::saveShot(dialog, "merge-stack.png");
     }
 
     // Reordering and changing options replan; every plan shown is the plan of what the dialog says at that moment

@@ -315,6 +315,8 @@ void MergeDialog::plan()
     }
     std::vector<std::string> parts;
     for (const QString& p : paths) parts.push_back(p.toStdString());
+    m_status->setStyleSheet(QString());
+    m_status->setToolTip(QString());
     m_status->setText(tr("Planning the merge ..."));
     m_plans.run(
         0,
@@ -396,6 +398,7 @@ bool MergeDialog::startMerge()
                  });
     updateButtons();
     m_status->setStyleSheet(QString());
+    m_status->setToolTip(QString());
     m_status->setText(tr("Merging %1 recordings into %2...").arg(paths.size()).arg(target));
     return true;
 }

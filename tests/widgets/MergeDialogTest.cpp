@@ -229,6 +229,27 @@ private slots:
         QVERIFY2(dialog.statusText().contains("late.mefd are kept"), qPrintable(dialog.statusText()));
     }
 
+    // An input that is not a recording: no time line, the engine's error named in the preview and the status, no Merge.
+    void anUnreadableInputIsNamedAndMergeIsOff()
+    {
+        const QString notes = m_dir.filePath("notes.edf");
+        QFile file(notes);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a recording\n");
+        file.close();
+        MergeDialog dialog;
+        dialog.setInteractive(false);
+        dialog.setOutput(m_dir.filePath("unused.edf"));
+        dialog.addInputs({m_a, notes});
+        QVERIFY(waitPlanned(dialog));
+        QVERIFY(!dialog.canMerge());
+        QVERIFY(!dialog.preview()->timeline());
+        QVERIFY2(dialog.preview()->message().startsWith("No merge: ") &&
+                     dialog.preview()->message().contains("notes.edf"),
+                 qPrintable(dialog.preview()->message()));
+        QVERIFY2(dialog.statusText().contains("notes.edf"), qPrintable(dialog.statusText()));
+    }
+
     // Stacked, two inputs with the same channel names: the preview lists the prefixed names; the overlap policy is
     // for concatenation only.
     void stackedNameClashesShowThePrefixedNames()
@@ -277,7 +298,7 @@ private slots:
         // What an internal-move drop does to the list's model (a drag cannot be run offscreen): rowsMoved.
         QVERIFY(list->model()->moveRow(QModelIndex(), 1, QModelIndex(), 0));
         QVERIFY(dialog.isPlanning()); // the new order is planned
-        QTest::qWait(1); // the plan starts
+        QTest::qWait(1);              // the plan starts
         for (auto mode :
              {lv::convert::MergeMode::Stack, lv::convert::MergeMode::Concat, lv::convert::MergeMode::Stack}) {
             dialog.setMode(mode);

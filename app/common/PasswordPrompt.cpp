@@ -26,9 +26,9 @@ PasswordPrompt passwordPrompt(const core::Error& error, const std::string& recor
         prompt.text += "\n\nThis recording keeps even its signals under level 2: a level-1 password does not open it.";
     else
         prompt.text +=
-            "\n\nLevel 1 shows the signals: every channel's samples and the annotations, with times counted "
-            "from the start of the recording. It hides the subject's identifying data (name, ID, where it was "
-            "recorded) and the true date and time of the recording."
+            "\n\nLevel 1 shows the signals: every channel's samples and the annotations not kept for level 2, with "
+            "times counted from the start of the recording. It hides the subject's identifying data (name, ID, where "
+            "it was recorded) and the true date and time of the recording."
             "\n\nLevel 2 shows everything, those included.";
     prompt.text += "\n\nThe password is kept until Longview closes, never saved.";
     return prompt;

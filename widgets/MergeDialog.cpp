@@ -98,11 +98,10 @@ MergeDialog::MergeDialog(QWidget* parent)
     , m_password(new QLineEdit)
     , m_status(new QLabel)
     , m_job(new BackgroundJob(this))
-    , m_plans(this, &m_planPool)
+    , m_plans(this)
     , m_replanTimer(new QTimer(this))
 {
     setWindowTitle(tr("Merge Recordings"));
-    m_planPool.setMaxThreadCount(1);
     m_replanTimer->setSingleShot(true);
     m_replanTimer->setInterval(0); // one plan for a burst of changes (several files added, a drag)
     connect(m_replanTimer, &QTimer::timeout, this, &MergeDialog::plan);
@@ -183,11 +182,8 @@ MergeDialog::MergeDialog(QWidget* parent)
     resize(720, 620);
 }
 
-MergeDialog::~MergeDialog()
-{
-    m_plans.stop(); // a plan still running is dropped; m_job cancels and waits for a merge
-    m_planPool.waitForDone();
-}
+// A plan still running is dropped (its work holds no reference to the dialog); m_job cancels and waits for a merge.
+MergeDialog::~MergeDialog() { m_plans.stop(); }
 
 bool MergeDialog::isRunning() const { return m_job->isRunning(); }
 

@@ -9,7 +9,6 @@
 
 #include <QDialog>
 #include <QStringList>
-#include <QThreadPool>
 
 class QComboBox;
 class QLabel;
@@ -27,7 +26,7 @@ class MergeDialog : public QDialog {
     Q_OBJECT
 public:
     explicit MergeDialog(QWidget* parent = nullptr);
-    ~MergeDialog() override; // cancels a running merge and a plan, and waits for them
+    ~MergeDialog() override; // cancels a running merge and waits for it; a plan on its way is dropped, not waited for
 
     // Files or folders (a .mefd folder is one recording) appended to the list; duplicates are skipped.
     void addInputs(const QStringList& paths);
@@ -79,8 +78,7 @@ private:
     QLabel* m_status;
     QPushButton* m_mergeButton;
     BackgroundJob* m_job;
-    QThreadPool m_planPool; // one thread: dry runs
-    JobTracker m_plans;     // after the pool: stops before the pool goes
+    JobTracker m_plans; // dry runs, on the background pool (a plan cannot be cancelled: closing never waits for one)
     QTimer* m_replanTimer;
     bool m_planning = false;
     bool m_planOk = false;

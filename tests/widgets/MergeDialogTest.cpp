@@ -318,6 +318,19 @@ private slots:
         QCOMPARE(QString::fromStdString(dialog.preview()->timeline()->inputs.front().path), m_a);
     }
 
+    // Closing the dialog while a plan runs drops the plan (its result never reaches the destroyed dialog).
+    void closingWhilePlanningDropsThePlan()
+    {
+        for (int i = 0; i < 20; ++i) {
+            auto* dialog = new MergeDialog;
+            dialog->setInteractive(false);
+            dialog->addInputs({m_a, m_after});
+            QTest::qWait(i % 3); // the plan queued, started or done
+            delete dialog;
+        }
+        QTest::qWait(500); // a plan delivered to a dead dialog would crash here
+    }
+
     // The dialog's merge is longview-cli merge --mode M --overlap P, byte for byte: the overlapping pair kept "last"
     // into EDF+, the pair with a gap stacked into MEF 3.0 (every file of the session).
     void theMergeEqualsTheCliByteForByte_data()

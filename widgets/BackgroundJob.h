@@ -2,14 +2,14 @@
 // optional progress dialog with Cancel, the outcome posted back to the UI thread.
 #pragma once
 
+#include "JobTracker.h"
+
 #include "core/Recording.h"
 
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
-#include <atomic>
 #include <functional>
-#include <memory>
 
 class QProgressDialog;
 class QTimer;
@@ -41,8 +41,7 @@ signals:
 
 private:
     QThreadPool m_pool;
-    std::shared_ptr<core::CancelToken> m_cancel;
-    std::shared_ptr<std::atomic<double>> m_fraction;
+    JobTracker m_jobs; // after the pool: stops before the pool goes
     QProgressDialog* m_progress = nullptr;
     QTimer* m_poll;
     bool m_running = false;

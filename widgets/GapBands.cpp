@@ -51,6 +51,7 @@ std::vector<core::TimeRange> clipRanges(const std::vector<core::TimeRange>& rang
 GapBands computeGapBands(const core::RecordingInfo& info)
 {
     GapBands bands;
+    if (info.channels.empty()) return bands; // annotations only (a hypnogram): no signal is missing anywhere
     std::vector<core::TimeRange> covered;
     for (const core::ChannelInfo& ch : info.channels) {
         const auto gaps = unionRanges(ch.gaps);

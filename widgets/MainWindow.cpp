@@ -4,6 +4,7 @@
 
 #include "AnnotationList.h"
 #include "ExportRunner.h"
+#include "FileFilters.h"
 #include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
@@ -11,6 +12,8 @@
 #include "TraceLoader.h"
 #include "TracePlot.h"
 
+#include "common/ErrorText.h"
+#include "common/PasswordPrompt.h"
 #include "core/TimeFormat.h"
 #include "core/Version.h"
 
@@ -113,9 +116,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::openPath(const QString& path, const QString& password)
 {
-    closeRecording();
+    // The recording on screen stays until this one has opened: a failed open leaves it as it was.
     m_openingPath = QFileInfo(path).absoluteFilePath();
-    m_password = password;
+    m_openingPassword = password;
     m_reloading = false;
     m_stateLabel->setText(tr("opening %1 ...").arg(QFileInfo(path).fileName()));
     m_loader->open(m_openingPath, password, true); // a snapshot at once; checked against the files once shown
@@ -123,15 +126,18 @@ void MainWindow::openPath(const QString& path, const QString& password)
 
 void MainWindow::reloadChanged(const QString& path)
 {
-    if (!m_open || path != m_openingPath) return;
+    if (!m_open || path != m_loader->path() || path != m_openingPath) return; // not while another one opens
     const core::RecordingInfo* info = m_loader->info();
     m_reloadRange = m_view.range();
     m_reloadShown.clear();
     for (std::size_t c : m_channels) m_reloadShown.push_back(info->channels.at(c).name);
+    const QString password = m_password;
     closeRecording();
     m_reloading = true;
+    m_openingPath = path;
+    m_openingPassword = password;
     m_stateLabel->setText(tr("session changed on disk, reloading ..."));
-    m_loader->open(m_openingPath, m_password, false); // checked: reads what changed
+    m_loader->open(path, password, false); // checked: reads what changed
 }
 
 void MainWindow::closeRecording()
@@ -139,7 +145,9 @@ void MainWindow::closeRecording()
     m_open = false;
     m_settled = false;
     m_checkOnDisk = false;
-    m_loader->close();
+    m_openingPath.clear();
+    m_password.clear();
+    m_loader->close(); // and an open on its way
     m_plot->setRecording(nullptr, nullptr);
     m_overview->setRecording(nullptr, nullptr);
     m_browser->setRecording(nullptr, nullptr);
@@ -152,6 +160,8 @@ void MainWindow::onOpened(const QString& path)
 {
     const core::RecordingInfo* info = m_loader->info();
     m_open = true;
+    m_settled = false;
+    m_password = m_openingPassword;
     addRecent(path);
     setWindowTitle(QFileInfo(path).fileName() + " - Longview");
     m_plot->setRecording(info, m_loader->bands());
@@ -213,25 +223,42 @@ void MainWindow::applyInitialView()
         else
             statusBar()->showMessage(tr("--start: %1").arg(QString::fromStdString(t.error().message)), 10000);
     }
-    const core::Uutc span = initial.span > 0 ? static_cast<core::Uutc>(initial.span * 1e6) : m_pageLength;
+    // Without signals (annotations only) nothing is paged through: the whole recording shows its annotations.
+    const core::Uutc page = info->channels.empty() ? 0 : m_pageLength;
+    const core::Uutc span = initial.span > 0 ? static_cast<core::Uutc>(initial.span * 1e6) : page;
     m_view.setRange({start, start + (span > 0 ? span : info->end - info->start)});
     viewChanged();
 }
 
-void MainWindow::onOpenFailed(const QString& path, const QString& message, bool needsPassword)
+void MainWindow::onOpenFailed(const QString& path, const core::Error& error)
 {
     m_reloading = false;
-    m_stateLabel->setText(tr("not opened"));
+    m_openingPath = m_loader->path(); // the recording on screen, if any, stays
+    m_stateLabel->setText(m_open ? tr("%1 on screen").arg(formatDuration(m_view.span())) : tr("not opened"));
+    statusBar()->showMessage(tr("%1 not opened").arg(QFileInfo(path).fileName()), 15000);
+    const QString message = QString::fromStdString(app::errorText(error, app::Audience::Gui));
+    const bool needsPassword =
+        error.code == core::ErrorCode::PasswordRequired || error.code == core::ErrorCode::WrongPassword;
     if (needsPassword && m_interactive) {
-        bool ok = false;
-        const QString password = QInputDialog::getText(
-            this, tr("Password"), tr("%1\n\nLevel-1 or level-2 password (kept for this session only):").arg(message),
-            QLineEdit::Password, QString(), &ok);
-        if (ok && !password.isEmpty()) return openPath(path, password);
+        if (const QString password = askPassword(path, error); !password.isEmpty()) return openPath(path, password);
     } else if (m_interactive) {
         QMessageBox::warning(this, tr("Cannot open"), message);
     }
     emit openFailed(message);
+}
+
+QString MainWindow::askPassword(const QString& path, const core::Error& error)
+{
+    const app::PasswordPrompt prompt = app::passwordPrompt(error, QFileInfo(path).fileName().toStdString());
+    QInputDialog dialog(this);
+    dialog.setObjectName("passwordDialog");
+    dialog.setWindowTitle(QString::fromStdString(prompt.title));
+    dialog.setLabelText(QString::fromStdString(prompt.text));
+    dialog.setTextEchoMode(QLineEdit::Password);
+    dialog.setOkButtonText(tr("Open"));
+    if (auto* label = dialog.findChild<QLabel*>()) label->setWordWrap(true);
+    dialog.setMinimumWidth(460);
+    return dialog.exec() == QDialog::Accepted ? dialog.textValue() : QString();
 }
 
 void MainWindow::viewChanged()
@@ -427,6 +454,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         if (url.isLocalFile()) paths << url.toLocalFile();
     if (paths.isEmpty()) return;
     event->acceptProposedAction();
+    paths = recordingPaths(paths); // the recordings among them (by name), else all: read by content
     if (paths.size() == 1) return openPath(paths.front());
     mergeRecordings(paths); // several recordings: put them together
 }

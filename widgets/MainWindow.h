@@ -7,6 +7,7 @@
 #include "TimeMode.h"
 #include "ViewState.h"
 
+#include "core/Error.h"
 #include "core/Time.h"
 
 #include <QMainWindow>
@@ -92,7 +93,8 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     void onOpened(const QString& path);
-    void onOpenFailed(const QString& path, const QString& message, bool needsPassword);
+    void onOpenFailed(const QString& path, const core::Error& error);
+    QString askPassword(const QString& path, const core::Error& error); // empty: cancelled
     void applyInitialView();
     void applyReloadedView();
     void reloadChanged(const QString& path); // the open session changed on disk: open it again, checked
@@ -126,8 +128,9 @@ private:
     std::vector<std::size_t> m_channels;
     InitialView m_initial;
     Theme m_theme;
-    QString m_password; // kept for this session only, never saved
-    QString m_openingPath;
+    QString m_password;        // the open recording's, kept for this session only, never saved
+    QString m_openingPath;     // the last open asked for (the open recording's once it has opened or failed)
+    QString m_openingPassword; // its password, m_password once it has opened
     core::Uutc m_pageLength = 10'000'000;
     bool m_settled = false;
     bool m_interactive = true;

@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 
 #include "AnnotationList.h"
+#include "FileFilters.h"
 #include "SessionBrowser.h"
 #include "TimeMode.h"
 #include "TracePlot.h"
@@ -65,15 +66,18 @@ void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* openFile = file->addAction(tr("&Open File..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
-                                                          tr("Recordings (*.mefd.tar *.tar *.timd);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(), recordingFileFilter());
         if (!path.isEmpty()) openPath(path);
     });
+    openFile->setObjectName("openFile");
     openFile->setShortcut(QKeySequence::Open);
-    QAction* openDir = file->addAction(tr("Open &Session Folder (.mefd)..."), this, [this] {
-        const QString path = QFileDialog::getExistingDirectory(this, tr("Open MEF 3.0 session"));
-        if (!path.isEmpty()) openPath(path);
-    });
+    QAction* openDir =
+        file->addAction(tr("Open &Session Folder (%1)...").arg(recordingFolderExtensions()), this, [this] {
+            const QString path =
+                QFileDialog::getExistingDirectory(this, tr("Open a %1 folder").arg(recordingFolderNames()));
+            if (!path.isEmpty()) openPath(path);
+        });
+    openDir->setObjectName("openFolder");
     openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();

@@ -1,8 +1,6 @@
-// Coverage jobs with request ids on one worker thread (stale results dropped); while blocks are unchecked for NaN the
-// coverage is computed again, less and less often, until the pyramid knows them all.
+// Coverage jobs tracked by a JobTracker on one worker thread (stale results dropped); while blocks are unchecked for
+// NaN the coverage is computed again, less and less often, until the pyramid knows them all.
 #include "OverviewStrip.h"
-
-#include "ThreadPriority.h"
 
 #include "view/ViewSession.h"
 
@@ -18,7 +16,7 @@ constexpr int kTickRow = 6;              // annotation ticks above the coverage 
 constexpr int kMaxRefreshDelay = 16'000; // ms between coverage updates while the pyramid fills
 } // namespace
 
-OverviewStrip::OverviewStrip(QWidget* parent) : QWidget(parent), m_refreshTimer(new QTimer(this))
+OverviewStrip::OverviewStrip(QWidget* parent) : QWidget(parent), m_refreshTimer(new QTimer(this)), m_jobs(this, &m_pool)
 {
     setMinimumHeight(40);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
@@ -32,7 +30,7 @@ OverviewStrip::OverviewStrip(QWidget* parent) : QWidget(parent), m_refreshTimer(
 
 OverviewStrip::~OverviewStrip()
 {
-    m_latest->fetch_add(1);
+    m_jobs.stop();
     releaseSession();
     m_pool.waitForDone(); // no job result may arrive after this
 }
@@ -79,27 +77,25 @@ QRect OverviewStrip::coverageRect() const { return {0, kTickRow, width(), std::m
 
 void OverviewStrip::refresh()
 {
-    const std::uint64_t id = m_latest->fetch_add(1) + 1;
     if (!m_session || !m_bands) {
+        m_jobs.drop();
         m_coverage = QImage();
         update();
         return;
     }
     const QSize size = coverageRect().size();
-    m_pool.start([this, id, latest = m_latest, session = m_session, bands = m_bands, size, theme = m_theme] {
-        lowerThisThreadPriority();
-        for (bool again = true; again && latest->load() == id;) { // stale: a newer request is queued
+    m_jobs.start(0, [this, session = m_session, bands = m_bands, size, theme = m_theme](const Job& job) {
+        for (bool again = true; again && job.isCurrent();) { // stale: a newer request is queued
             // A pyramid still being read: a first picture now, the full one once it is read (waited for here).
             const bool loaded = session->pyramidLoaded();
-            core::CancelToken never;
-            CoverageMap map = computeCoverage(*session, *bands, static_cast<std::size_t>(size.width()), never);
-            map.id = id;
+            CoverageMap map =
+                computeCoverage(*session, *bands, static_cast<std::size_t>(size.width()), job.cancelToken());
+            if (job.cancelToken().cancelled()) return;
+            map.id = job.id();
             map.pyramidLoaded = loaded;
             again = !loaded && !map.complete();
             QImage image = renderCoverage(map, size, theme);
-            QMetaObject::invokeMethod(
-                this, [this, map = std::move(map), image = std::move(image)]() mutable { showCoverage(map, image); },
-                Qt::QueuedConnection);
+            job.post([this, map = std::move(map), image = std::move(image)]() mutable { showCoverage(map, image); });
             if (again) session->waitForPyramid();
         }
     });
@@ -107,7 +103,6 @@ void OverviewStrip::refresh()
 
 void OverviewStrip::showCoverage(CoverageMap& map, QImage& image)
 {
-    if (m_latest->load() != map.id) return;
     m_map = std::move(map);
     m_coverage = std::move(image);
     if (m_map.pyramidLoaded && !m_map.complete()) { // the pyramid is filling: look again later

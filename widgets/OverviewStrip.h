@@ -5,6 +5,7 @@
 
 #include "CoverageMap.h"
 #include "GapBands.h"
+#include "JobTracker.h"
 #include "Theme.h"
 
 #include "core/RecordingInfo.h"
@@ -12,7 +13,6 @@
 #include <QImage>
 #include <QThreadPool>
 #include <QWidget>
-#include <atomic>
 #include <memory>
 
 class QTimer;
@@ -60,8 +60,8 @@ private:
     QImage m_coverage; // rendered on the worker for the map's size and theme; the UI thread only paints it
     QTimer* m_refreshTimer;
     int m_refreshDelay = 500; // ms; doubles while blocks stay unchecked, up to kMaxRefreshDelay
-    std::shared_ptr<std::atomic<std::uint64_t>> m_latest = std::make_shared<std::atomic<std::uint64_t>>(0);
-    QThreadPool m_pool; // one thread: coverage jobs in order, stale ones skipped
+    QThreadPool m_pool;       // one thread: coverage jobs in order, stale ones skipped
+    JobTracker m_jobs;        // after the pool: stops before the pool goes
 };
 
 } // namespace lv::widgets

@@ -73,6 +73,19 @@ void PlotOverlay::drawUnder(QCPPainter* painter)
     painter->restore();
 }
 
+void PlotOverlay::drawNote(QCPPainter* painter)
+{
+    const QFontMetrics fm(painter->font());
+    const QRect area = m_rect->rect();
+    QRect box = fm.boundingRect(m_note).adjusted(-12, -8, 12, 8);
+    box.moveCenter(area.center());
+    painter->setPen(QPen(m_theme.axis, 1));
+    painter->setBrush(m_theme.plotBackground);
+    painter->drawRect(box);
+    painter->setPen(m_theme.text);
+    painter->drawText(box, Qt::AlignCenter, m_note);
+}
+
 void PlotOverlay::drawOver(QCPPainter* painter)
 {
     const QRect area = m_rect->rect();
@@ -124,6 +137,7 @@ void PlotOverlay::drawOver(QCPPainter* painter)
         const double x = px(m_cursors[i]);
         painter->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
     }
+    if (!m_note.isEmpty()) drawNote(painter);
     painter->restore();
 }
 

@@ -34,6 +34,8 @@ public:
     void setBands(std::vector<OverlayBand> bands) { m_bands = std::move(bands); }
     void setMarkers(std::vector<OverlayMarker> markers) { m_markers = std::move(markers); }
     void setCursors(std::vector<double> xs) { m_cursors = std::move(xs); }
+    void setNote(const QString& note) { m_note = note; } // boxed in the plot's centre, over everything (Over part)
+    const QString& note() const { return m_note; }
     const std::vector<OverlayBand>& bands() const { return m_bands; }
     const std::vector<OverlayMarker>& markers() const { return m_markers; }
     int labelledMarkers() const { return m_labelled; } // markers drawn with their text at the last paint
@@ -50,6 +52,7 @@ private:
     QRectF laneRect(int lane, double x0, double x1) const;
     void drawUnder(QCPPainter* painter);
     void drawOver(QCPPainter* painter);
+    void drawNote(QCPPainter* painter);
 
     QCPAxisRect* m_rect;
     Part m_part;
@@ -58,6 +61,7 @@ private:
     std::vector<OverlayBand> m_bands;
     std::vector<OverlayMarker> m_markers;
     std::vector<double> m_cursors;
+    QString m_note;
     int m_labelled = 0;
 };
 

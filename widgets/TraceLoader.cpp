@@ -5,39 +5,24 @@
 #include "TraceBuilder.h"
 
 #include "cache/PageLoader.h"
-#include "common/ErrorText.h"
 #include "formats/mef3/Snapshot.h"
 #include "view/ViewSession.h"
 
-#include <QMetaObject>
 #include <QThreadPool>
-#include <mutex>
+#include <atomic>
 
 namespace lv::widgets {
 
-// Lets scheduler callbacks (any thread, any time) reach the loader only while it lives.
-struct TraceLoader::Guard {
-    std::mutex mutex;
-    TraceLoader* loader = nullptr;
-};
-
-TraceLoader::TraceLoader(QObject* parent)
-    : QObject(parent)
-    , m_guard(std::make_shared<Guard>())
-    , m_cancel(std::make_shared<core::CancelToken>())
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent), m_jobs(this, &m_pool, kLanes)
 {
     qRegisterMetaType<FramePtr>();
-    m_guard->loader = this;
     m_pool.setMaxThreadCount(2);
     m_pagePool.setMaxThreadCount(1);
 }
 
 TraceLoader::~TraceLoader()
 {
-    {
-        std::lock_guard lock(m_guard->mutex);
-        m_guard->loader = nullptr;
-    }
+    m_jobs.stop(); // no job starts or delivers from now on
     close();
     m_pagePool.waitForDone();
     m_pool.waitForDone();
@@ -47,10 +32,14 @@ const core::RecordingInfo* TraceLoader::info() const { return m_session ? &m_ses
 
 void TraceLoader::close()
 {
-    ++m_openId;
-    ++m_id;
-    m_cancel->cancel();
-    m_cancel = std::make_shared<core::CancelToken>();
+    m_jobs.drop(kOpen); // an open on its way is not wanted either
+    releaseSession();
+}
+
+void TraceLoader::releaseSession()
+{
+    m_jobs.drop(kCheck);
+    m_jobs.drop(kFrames);
     m_bands.reset();
     m_path.clear();
     if (m_session) // after the page thread's queued calls; the session's destructor joins decoders and saves the
@@ -64,67 +53,57 @@ void TraceLoader::close()
     m_session.reset();
 }
 
+namespace {
+
+struct Opened {
+    std::shared_ptr<view::ViewSession> session; // nullptr: failed
+    std::shared_ptr<const GapBands> bands;
+    core::Error error; // when it failed
+};
+
+} // namespace
+
 void TraceLoader::open(const QString& path, const QString& password, bool deferCheck)
 {
-    close();
-    const std::uint64_t openId = m_openId;
-    m_pool.start([this, openId, path, password, deferCheck] {
-        lowerThisThreadPriority();
-        view::ViewOptions options;
-        options.workerStart = lowerThisThreadPriority;
-        options.password = password.toStdString();
-        options.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
-        options.deferSnapshotCheck = deferCheck;
-        auto result = view::ViewSession::open(path.toStdString(), options);
-        if (!result) {
-            const core::Error e = result.error();
-            const bool needsPassword =
-                e.code == core::ErrorCode::PasswordRequired || e.code == core::ErrorCode::WrongPassword;
-            const QString message = QString::fromStdString(app::errorText(e, app::Audience::Gui));
-            QMetaObject::invokeMethod(
-                this,
-                [this, openId, path, message, needsPassword] {
-                    if (openId == m_openId) emit openFailed(path, message, needsPassword);
-                },
-                Qt::QueuedConnection);
-            return;
-        }
-        std::shared_ptr<view::ViewSession> session(std::move(*result));
-        auto bands = std::make_shared<const GapBands>(computeGapBands(session->info()));
-        QMetaObject::invokeMethod(
-            this,
-            [this, openId, path, session, bands]() mutable {
-                if (openId != m_openId) {
-                    m_pool.start([s = std::move(session)]() mutable { s.reset(); });
-                    return;
-                }
-                m_session = std::move(session);
-                m_bands = std::move(bands);
-                m_path = path;
-                m_pages = std::make_unique<cache::PageLoader>(m_session->scheduler(), m_session->info(), kViewId);
-                if (m_buildPyramid) // waits for the saved pyramid to be read: never on the page thread
-                    m_pool.start([session = m_session] {
-                        lowerThisThreadPriority();
-                        session->buildPyramid();
-                    });
-                emit opened(path);
-            },
-            Qt::QueuedConnection);
-    });
+    m_jobs.run( // supersedes an open on its way; the open recording stays until this one has opened
+        kOpen,
+        [path, password, deferCheck](const Job&) {
+            view::ViewOptions options;
+            options.workerStart = lowerThisThreadPriority;
+            options.password = password.toStdString();
+            options.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+            options.deferSnapshotCheck = deferCheck;
+            auto session = view::ViewSession::open(path.toStdString(), options);
+            Opened opened;
+            if (!session) {
+                opened.error = session.error();
+                return opened;
+            }
+            opened.session = std::shared_ptr<view::ViewSession>(std::move(*session));
+            opened.bands = std::make_shared<const GapBands>(computeGapBands(opened.session->info()));
+            return opened;
+        },
+        [this, path](Opened result) { // while this open is current; else the session is let go on the pool
+            if (!result.session) return emit openFailed(path, result.error);
+            releaseSession();
+            m_session = std::move(result.session);
+            m_bands = std::move(result.bands);
+            m_path = path;
+            m_pages = std::make_unique<cache::PageLoader>(m_session->scheduler(), m_session->info(), kViewId);
+            if (m_buildPyramid) // waits for the saved pyramid to be read: never on the page thread
+                m_pool.start([session = m_session] {
+                    lowerThisThreadPriority();
+                    session->buildPyramid();
+                });
+            emit opened(path);
+        });
 }
 
 void TraceLoader::checkOnDisk()
 {
     if (!m_session) return;
-    m_pool.start([this, openId = m_openId, session = m_session, path = m_path] {
-        lowerThisThreadPriority();
-        if (session->checkOnDisk() != view::DiskCheck::Changed) return;
-        QMetaObject::invokeMethod(
-            this,
-            [this, openId, path] {
-                if (openId == m_openId) emit changedOnDisk(path);
-            },
-            Qt::QueuedConnection);
+    m_jobs.start(kCheck, [this, session = m_session, path = m_path](const Job& job) {
+        if (session->checkOnDisk() == view::DiskCheck::Changed) job.post([this, path] { emit changedOnDisk(path); });
     });
 }
 
@@ -159,25 +138,20 @@ PageShape shapeOf(const view::ViewSession& session, const FrameRequest& r)
 std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns)
 {
     if (!m_session) return 0;
-    m_cancel->cancel();
-    m_cancel = std::make_shared<core::CancelToken>();
-    const std::uint64_t id = ++m_id;
+    const Job job = m_jobs.begin(kFrames); // the previous request's token is set, its frames dropped
     m_exactShown = false;
-    const FrameRequest coarse{id, range, channels, columns, false, 0.0};
-    m_latest->store(id);
+    const FrameRequest coarse{job.id(), range, channels, columns, false, 0.0};
     cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
-    m_pagePool.start([pages, latest = m_latest, guard = std::weak_ptr<Guard>(m_guard), session = m_session,
-                      cancel = m_cancel, coarse] {
-        lowerThisThreadPriority();
-        if (latest->load() != coarse.id) return; // the view has moved on before this page was asked for
+    job.spawn(&m_pagePool, [self = this, pool = &m_pool, pages, session = m_session, coarse](const Job& job) {
+        if (!job.isCurrent()) return; // the view has moved on before this page was asked for
         FrameRequest exact = coarse;
         exact.exact = true;
         const PageShape shape = shapeOf(*session, coarse);
         if (shape.blocks > kMaxPageBlocks || shape.narrow) {
             session->scheduler().cancelView(kViewId); // the previous page's decodes are not needed any more
             exact.smear = 0.5;                        // display-exact: peaks at most half a column off
-            if (!shape.narrow) startFromAnyThread(guard, session, cancel, coarse);
-            startFromAnyThread(guard, session, cancel, exact);
+            if (!shape.narrow) startFrame(self, pool, job, session, coarse);
+            startFrame(self, pool, job, session, exact);
             return;
         }
         // Decode the page first through the PageLoader (priority lane, prefetch, pinned), then draw it sample-exact
@@ -185,47 +159,31 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
         auto ready = std::make_shared<std::atomic<bool>>(false);
         // The callback runs on a scheduler worker: it must not own the session, or dropping the last reference
         // there would destroy the scheduler from one of its own threads.
-        pages->show({exact.channels, exact.range}, [guard, weak = std::weak_ptr<view::ViewSession>(session), cancel,
+        pages->show({exact.channels, exact.range}, [self, pool, job, weak = std::weak_ptr<view::ViewSession>(session),
                                                     exact, ready](const auto& result) {
             if (result.outcome == cache::Outcome::Cancelled) return;
             ready->store(true);
-            if (auto s = weak.lock()) startFromAnyThread(guard, std::move(s), cancel, exact);
+            if (auto s = weak.lock()) startFrame(self, pool, job, std::move(s), exact);
         });
-        if (!ready->load()) startFromAnyThread(guard, session, cancel, coarse);
+        if (!ready->load()) startFrame(self, pool, job, session, coarse);
     });
-    return id;
+    return job.id();
 }
 
-void TraceLoader::startFromAnyThread(const std::weak_ptr<Guard>& guard, std::shared_ptr<view::ViewSession> session,
-                                     std::shared_ptr<core::CancelToken> cancel, const FrameRequest& request)
+void TraceLoader::startFrame(TraceLoader* self, QThreadPool* pool, const Job& job,
+                             std::shared_ptr<view::ViewSession> session, const FrameRequest& request)
 {
-    const auto g = guard.lock();
-    std::unique_lock lock = g ? std::unique_lock(g->mutex) : std::unique_lock<std::mutex>();
-    if (TraceLoader* self = g ? g->loader : nullptr) {
-        self->run(std::move(session), std::move(cancel), request);
-        return;
-    }
-    // The loader is gone: let a pool thread drop what may be the session's last reference (never a scheduler
-    // worker, which cannot join itself).
-    QThreadPool::globalInstance()->start([session = std::move(session)] {});
-}
-
-void TraceLoader::run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
-                      const FrameRequest& request)
-{
-    m_pool.start([this, session = std::move(session), cancel, request] { // moved: no reference left on this thread
-        lowerThisThreadPriority();
-        std::shared_ptr<const TraceFrame> frame = buildFrame(*session, request, *cancel);
-        if (!frame) return;
-        QMetaObject::invokeMethod(
-            this, [this, frame] { deliver(frame); }, Qt::QueuedConnection);
+    // The session is moved into the job (no reference stays on a scheduler worker); when the loader is gone, spawn
+    // lets go of it on a pool thread.
+    job.spawn(pool, [self, session = std::move(session), request](const Job& job) {
+        FramePtr frame = buildFrame(*session, request, job.cancelToken());
+        if (frame) job.post([self, frame] { self->deliver(frame); });
     });
 }
 
 void TraceLoader::deliver(FramePtr frame)
 {
-    if (!frame || frame->id != m_id) return; // stale: the view has moved on
-    if (!frame->exact && m_exactShown) return;
+    if (!frame->exact && m_exactShown) return; // the exact frame of this request is shown already
     m_exactShown = m_exactShown || frame->exact;
     emit frameReady(std::move(frame));
 }

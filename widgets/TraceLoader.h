@@ -1,18 +1,18 @@
-// Opens recordings and computes view frames off the UI thread: every request gets an id, a coarse frame from
-// stored extrema comes first, the exact one after its blocks are decoded (PageLoader, driven from its own
-// thread); stale work is cancelled and stale results are dropped. Results arrive on the UI thread through queued
-// signals; the UI thread takes no engine lock and does no I/O.
+// Opens recordings and computes view frames off the UI thread: every request gets an id (a JobTracker lane each for
+// opening, the on-disk check and frames), a coarse frame from stored extrema comes first, the exact one after its
+// blocks are decoded (PageLoader, driven from its own thread); stale work is cancelled and stale results are
+// dropped. Results arrive on the UI thread queued; the UI thread takes no engine lock and does no I/O.
 #pragma once
 
 #include "GapBands.h"
+#include "JobTracker.h"
 #include "TraceFrame.h"
 
-#include "core/TaskRunner.h"
+#include "core/Error.h"
 
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
-#include <atomic>
 #include <memory>
 
 namespace lv::cache {
@@ -34,12 +34,13 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one. With
+    // Opens in the background; emits opened() or openFailed(). A newer open() supersedes an older one. The open
+    // recording stays (info(), frames) until the new one has opened: a failed open leaves it as it was. With
     // deferCheck a MEF session's snapshot is served unchecked (fast): call checkOnDisk() once the view shows.
     void open(const QString& path, const QString& password, bool deferCheck = false);
     // Compares the open session with its files on a worker thread; emits changedOnDisk() when they differ.
     void checkOnDisk();
-    void close();
+    void close(); // the open recording and an open on its way
     bool isOpen() const { return m_session != nullptr; }
     const core::RecordingInfo* info() const;
     const GapBands* bands() const { return m_bands.get(); }
@@ -50,35 +51,30 @@ public:
     // Asks for the frames of this view; returns the request's id at once (what the page needs is worked out on
     // the page thread). Earlier requests are cancelled.
     std::uint64_t request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns);
-    std::uint64_t currentId() const { return m_id; }
+    std::uint64_t currentId() const { return m_jobs.currentId(kFrames); }
 
 signals:
     void opened(const QString& path);
-    void openFailed(const QString& path, const QString& message, bool needsPassword);
+    void openFailed(const QString& path, const lv::core::Error& error); // the engine's error, as a value
     void frameReady(lv::widgets::FramePtr frame); // only frames of the current request, coarse before exact
     void changedOnDisk(const QString& path);      // the open session's files differ from what it was opened from
 
 private:
-    struct Guard;
-    // Thread-safe (m_pool is): a frame job for `request`, its result delivered on the UI thread.
-    void run(std::shared_ptr<view::ViewSession> session, std::shared_ptr<core::CancelToken> cancel,
-             const FrameRequest& request);
-    // From any thread, e.g. a decode callback: runs the job if the loader still lives.
-    static void startFromAnyThread(const std::weak_ptr<Guard>& guard, std::shared_ptr<view::ViewSession> session,
-                                   std::shared_ptr<core::CancelToken> cancel, const FrameRequest& request);
+    enum Lane { kOpen, kCheck, kFrames, kLanes };
+    void releaseSession(); // the open recording, its check and frames (not an open on its way)
+    // From any thread (a decode callback, maybe after the loader is gone: then nothing starts): a frame job for
+    // `request` on `pool`, its frame delivered to `self` on the UI thread while `job` is current.
+    static void startFrame(TraceLoader* self, QThreadPool* pool, const Job& job,
+                           std::shared_ptr<view::ViewSession> session, const FrameRequest& request);
     void deliver(FramePtr frame);
 
-    std::shared_ptr<Guard> m_guard;
     QThreadPool m_pool;     // opening, frame jobs
     QThreadPool m_pagePool; // one thread: every PageLoader call (it takes the cache's and scheduler's locks)
+    JobTracker m_jobs;      // after the pools: stops before they go
     std::shared_ptr<view::ViewSession> m_session;
     std::shared_ptr<const GapBands> m_bands;
     std::unique_ptr<cache::PageLoader> m_pages;
-    std::shared_ptr<core::CancelToken> m_cancel;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_latest = std::make_shared<std::atomic<std::uint64_t>>(0);
     QString m_path;
-    std::uint64_t m_openId = 0;
-    std::uint64_t m_id = 0;
     bool m_exactShown = false;
     bool m_buildPyramid = true;
 };

@@ -3,7 +3,6 @@
 #include "TracePlot.h"
 
 #include "PlotOverlay.h"
-#include "ThreadPriority.h"
 #include "TimeTicker.h"
 #include "TraceRenderer.h"
 
@@ -28,6 +27,7 @@ TracePlot::TracePlot(QWidget* parent)
     , m_ticker(new TimeTicker)
     , m_theme(Theme::light())
     , m_timeMode(TimeMode::Utc)
+    , m_renders(this, &m_renderPool)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -78,9 +78,11 @@ TracePlot::TracePlot(QWidget* parent)
 
 TracePlot::~TracePlot()
 {
-    m_renderId->fetch_add(1);
-    m_renderPool.waitForDone(); // no render result may arrive after this
+    m_renders.stop();
+    m_renderPool.waitForDone();
 }
+
+QString TracePlot::note() const { return m_over->note(); }
 
 void TracePlot::replotNow() { m_plot->replot(QCustomPlot::rpImmediateRefresh); }
 
@@ -110,6 +112,11 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_channels.clear();
     m_range = info ? core::TimeRange{info->start, info->end} : core::TimeRange{0, 1};
     if (info) m_ticker->setOrigin(info->start);
+    const std::size_t notes = info ? info->annotations.size() : 0;
+    m_over->setNote(!info || !info->channels.empty() ? QString()
+                    : notes == 1                     ? tr("no signals: 1 annotation")
+                                                     : tr("no signals: %1 annotations").arg(notes));
+    m_renders.drop();
     m_traces->clear();
     updateLanes();
     updateAxes();
@@ -357,11 +364,17 @@ QSize TracePlot::dataPixels() const
 void TracePlot::scheduleRender()
 {
     if (!m_frame || m_channels.empty()) {
+        m_renders.drop(); // a render still running is for a picture no longer wanted
         m_traces->clear();
+        if (m_frame) { // no channel to draw (none shown, or a recording without signals): drawn as it is
+            m_pendingDrawn = m_frame->id;
+            m_pendingExact = m_frame->exact;
+            m_drawPending = true;
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
         return;
     }
     RenderSpec spec;
-    spec.id = m_renderId->fetch_add(1) + 1;
     spec.devicePixelRatio = devicePixelRatioF();
     spec.pixels = dataPixels();
     spec.x0 = m_plot->xAxis->range().lower;
@@ -378,24 +391,20 @@ void TracePlot::scheduleRender()
         const double center = hasData ? (t.low + t.high) / 2 : 0.0; // DC removed per page
         spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale});
     }
-    m_renderPool.start([this, frame = m_frame, spec, latest = m_renderId] {
-        lowerThisThreadPriority();
-        if (latest->load() != spec.id) return; // a newer render is queued
+    m_renders.start(0, [this, frame = m_frame, spec](const Job& job) mutable {
+        if (!job.isCurrent()) return; // a newer render is queued
+        spec.id = job.id();
         QImage image = renderTraces(*frame, spec);
-        QMetaObject::invokeMethod(
-            this,
-            [this, frame, spec, image = std::move(image)]() mutable {
-                if (m_renderId->load() != spec.id) return;
-                m_traces->setImage(std::move(image), spec.x0, spec.x1);
-                const QCPRange axis = m_plot->xAxis->range();
-                if (spec.x0 == axis.lower && spec.x1 == axis.upper && spec.pixels == dataPixels()) {
-                    m_pendingDrawn = frame->id;
-                    m_pendingExact = frame->exact;
-                    m_drawPending = true;
-                }
-                m_plot->replot(QCustomPlot::rpQueuedReplot);
-            },
-            Qt::QueuedConnection);
+        job.post([this, frame, spec, image = std::move(image)]() mutable {
+            m_traces->setImage(std::move(image), spec.x0, spec.x1);
+            const QCPRange axis = m_plot->xAxis->range();
+            if (spec.x0 == axis.lower && spec.x1 == axis.upper && spec.pixels == dataPixels()) {
+                m_pendingDrawn = frame->id;
+                m_pendingExact = frame->exact;
+                m_drawPending = true;
+            }
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        });
     });
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "GapBands.h"
+#include "JobTracker.h"
 #include "Theme.h"
 #include "TimeMode.h"
 #include "TraceFrame.h"
@@ -14,7 +15,6 @@
 #include <QSharedPointer>
 #include <QThreadPool>
 #include <QWidget>
-#include <atomic>
 #include <map>
 #include <memory>
 
@@ -75,6 +75,7 @@ public:
     bool hasTraceImage() const;
     QImage traceImage() const; // the rendered traces (device pixels, transparent elsewhere)
     QString laneLabel(std::size_t lane) const;
+    QString note() const; // written across an empty plot ("no signals: 154 annotations"), or empty
 
     void replotNow();                // a synchronous replot (benchmarks)
     static QString libraryVersion(); // QCustomPlot's
@@ -128,8 +129,8 @@ private:
     quint64 m_pendingDrawn = 0;
     bool m_pendingExact = false;
     bool m_drawPending = false;
-    std::shared_ptr<std::atomic<std::uint64_t>> m_renderId = std::make_shared<std::atomic<std::uint64_t>>(0);
     QThreadPool m_renderPool; // one thread: renders in order, stale ones skipped
+    JobTracker m_renders;     // after the pool: stops before the pool goes
 };
 
 } // namespace lv::widgets

@@ -8,6 +8,7 @@
 #include "common/MemoryTuning.h"
 
 #include "core/Version.h"
+#include "formats/RecordingOpener.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -38,10 +39,17 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(lv::core::kVersion);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("Viewer for long multi-channel recordings (MEF 3.0 sessions and archives).");
+    QStringList formats; // the engine's registry: "EDF / EDF+ (*.edf)", ...
+    for (const lv::formats::ReadableFormat& f : lv::formats::readableFormats()) {
+        QStringList patterns;
+        for (const std::string& p : f.patterns) patterns << QString::fromStdString(p);
+        formats << QString("%1 (%2%3)")
+                       .arg(QString::fromStdString(f.name), patterns.join(' '), f.folder ? ", a folder" : "");
+    }
+    parser.setApplicationDescription("Viewer for long multi-channel recordings.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("PATH", "A .mefd session folder, a .mefd.tar archive or a .timd channel.");
+    parser.addPositionalArgument("PATH", "A recording: " + formats.join(", ") + ".");
     const QCommandLineOption password("password", "Level-1 or level-2 password of an encrypted session.", "P");
     const QCommandLineOption start("start", "First time shown: integer uUTC, ISO 8601, or +SECONDS.", "T");
     const QCommandLineOption span("span", "Seconds shown per page.", "SECONDS");

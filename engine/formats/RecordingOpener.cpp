@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <sys/stat.h>
 
 namespace lv::formats {
@@ -55,6 +56,33 @@ bool looksLikeEdf(const std::string& path)
                                                                  "\xff"
                                                                  "BIOSEMI",
                                                                  8) == 0;
+}
+
+const std::vector<ReadableFormat>& readableFormats()
+{
+    static const std::vector<ReadableFormat> formats = {
+        {"EDF / EDF+", {"*.edf"}, false},
+        {"BDF / BDF+", {"*.bdf"}, false},
+        {"MEF 3.0 session archive", {"*.mefd.tar", "*.tar"}, false},
+        {"MEF 3.0 session", {"*.mefd"}, true},
+        {"MEF 3.0 channel", {"*.timd"}, true},
+    };
+    return formats;
+}
+
+const ReadableFormat* readableFormatOf(const std::string& path)
+{
+    std::string name = path;
+    while (name.size() > 1 && name.back() == '/') name.pop_back();
+    name = std::filesystem::path(name).filename().string();
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const ReadableFormat& format : readableFormats())
+        for (const std::string& pattern : format.patterns) {
+            const std::string_view suffix = std::string_view(pattern).substr(1); // "*.edf" -> ".edf"
+            if (name.size() > suffix.size() && name.ends_with(suffix)) return &format;
+        }
+    return nullptr;
 }
 
 core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& request)

@@ -1,5 +1,5 @@
 // `longview PATH --screenshot FILE.png` exits 0 with a PNG of the requested size that is not blank: the plot area
-// holds trace-coloured pixels and the gap band's grey.
+// holds trace-coloured pixels and the gap band's grey; a recording without signals is saved too.
 #include "WidgetTestSupport.h"
 
 #include <QImage>
@@ -54,6 +54,19 @@ private slots:
             for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
         QVERIFY2(colours.size() > 20, "the picture is nearly uniform");
         QVERIFY2(tracePixels(image) > 2000, "too few trace pixels: the traces were not drawn");
+    }
+
+    // A recording without signals (a hypnogram: EDF+ with only annotations) settles at once: exit 0, not a timeout.
+    void savesARecordingWithoutSignals()
+    {
+        const QString png = m_dir.path() + "/hypnogram.png";
+        QByteArray err;
+        const int code = run({lv::test::testdata("edf/SC4001EC-Hypnogram.edf"), "--screenshot", png, "--size",
+                              "1000x700", "--timeout", "30"},
+                             &err);
+        QVERIFY2(code == 0, err.constData());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1000, 700));
     }
 
     void refusesBadArgumentsAndMissingInput()

@@ -3,9 +3,11 @@
 
 #include "MainWindow.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWidget>
 #include <algorithm>
 
 namespace lv::test {
@@ -22,6 +24,14 @@ QString makeSynth(const QString& dir, const QStringList& args)
         return {};
     }
     return out;
+}
+
+void saveShot(QWidget& widget, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("LONGVIEW_SHOT_DIR");
+    if (dir.isEmpty()) return;
+    QDir().mkpath(dir);
+    if (!widget.grab().save(dir + "/" + name)) qWarning("cannot save %s", qPrintable(dir + "/" + name));
 }
 
 bool openAndWait(widgets::MainWindow& window, const QString& path, const QString& password)

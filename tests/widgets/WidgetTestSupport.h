@@ -6,6 +6,8 @@
 #include <QString>
 #include <vector>
 
+class QWidget;
+
 namespace lv::widgets {
 class MainWindow;
 }
@@ -21,6 +23,8 @@ bool openAndWait(widgets::MainWindow& window, const QString& path, const QString
 bool waitSettled(widgets::MainWindow& window, int timeoutMs = 30000);
 // Time ranges where every channel has a gap (intersection of their gap lists), computed here independently.
 std::vector<core::TimeRange> commonGaps(const core::RecordingInfo& info);
+// With LONGVIEW_SHOT_DIR set, saves widget.grab() there as `name` (to look at what a test showed).
+void saveShot(QWidget& widget, const QString& name);
 std::vector<core::TimeRange> clip(const std::vector<core::TimeRange>& ranges, core::TimeRange window);
 
 } // namespace lv::test

@@ -11,6 +11,7 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -23,7 +24,7 @@ class QTimer;
 namespace lv::widgets {
 
 class AnnotationList;
-class ExportRunner;
+class ConvertDialog;
 class OverviewStrip;
 class SessionBrowser;
 class TraceLoader;
@@ -67,7 +68,10 @@ public:
     SessionBrowser* browser() const { return m_browser; }
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
-    ExportRunner* exporter() const { return m_export; }
+    // File > Export/Convert...: a ConvertDialog on the open recording (nullptr when none is open), shown.
+    ConvertDialog* openConvertDialog();
+    // The range last dragged on the plot (the view zooms to it; the Convert dialog offers it), until the next open.
+    std::optional<core::TimeRange> selectedRange() const { return m_selection; }
     QComboBox* amplitudeCombo() const { return m_scaleCombo; }
     const ViewState& view() const { return m_view; }
     const std::vector<std::size_t>& visibleChannels() const { return m_channels; }
@@ -121,13 +125,14 @@ private:
     QMenu* m_docksMenu = nullptr;
     QActionGroup* m_pageGroup = nullptr;
     QTimer* m_requestTimer;
-    ExportRunner* m_export;
     ViewState m_view;
     std::vector<std::size_t> m_channels;
     InitialView m_initial;
     Theme m_theme;
     QString m_password; // kept for this session only, never saved
     QString m_openingPath;
+    QString m_openPath; // the recording shown
+    std::optional<core::TimeRange> m_selection;
     core::Uutc m_pageLength = 10'000'000;
     bool m_settled = false;
     bool m_interactive = true;

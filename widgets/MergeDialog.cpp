@@ -1,4 +1,4 @@
-// The merge runs on one low-priority thread; progress is polled from an atomic, as in ExportRunner.
+// The merge runs on one low-priority thread (BackgroundJob); progress is polled from an atomic.
 #include "MergeDialog.h"
 
 #include "BackgroundJob.h"

@@ -24,6 +24,7 @@ class QTimer;
 namespace lv::widgets {
 
 class AnnotationList;
+class ConversionQueue;
 class ConvertDialog;
 class OverviewStrip;
 class SessionBrowser;
@@ -68,6 +69,7 @@ public:
     SessionBrowser* browser() const { return m_browser; }
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
+    ConversionQueue* queue() const { return m_queue; }
     // File > Export/Convert...: a ConvertDialog on the open recording (nullptr when none is open), shown.
     ConvertDialog* openConvertDialog();
     // The range last dragged on the plot (the view zooms to it; the Convert dialog offers it), until the next open.
@@ -122,6 +124,7 @@ private:
     QComboBox* m_pageCombo;
     QComboBox* m_scaleCombo;
     QMenu* m_recentMenu = nullptr;
+    ConversionQueue* m_queue = nullptr;
     QMenu* m_docksMenu = nullptr;
     QActionGroup* m_pageGroup = nullptr;
     QTimer* m_requestTimer;

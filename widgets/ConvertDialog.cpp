@@ -124,7 +124,8 @@ ConvertDialog::ConvertDialog(ConvertSource source, QWidget* parent)
 
 ConvertDialog::~ConvertDialog()
 {
-    m_jobs.stop(); // a running job sees its token; what it still posts is dropped
+    saveSettings(); // the target and options shown last
+    m_jobs.stop();  // a running job sees its token; what it still posts is dropped
     m_pool.waitForDone();
 }
 

@@ -42,7 +42,7 @@ public:
     enum class RangeMode { Whole, View, Selection, Typed };
 
     explicit ConvertDialog(ConvertSource source, QWidget* parent = nullptr);
-    ~ConvertDialog() override; // drops a running job (its token set) and waits for it
+    ~ConvertDialog() override; // remembers the settings; drops a running job (its token set) and waits for it
 
     void setFormat(const QString& extension); // "mefd", "edf", "bdf", "csv"
     QString format() const;

@@ -261,6 +261,30 @@ private slots:
         QVERIFY(QDir(out).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::Hidden).isEmpty());
     }
 
+    void optionsAreRememberedPerFormat()
+    {
+        {
+            ConvertDialog d(sourceOf(m_source));
+            d.setFormat("csv");
+            child<QComboBox>(d, "delimiter")->setCurrentIndex(2); // tab
+            d.setFormat("edf");
+            auto* gaps = child<QComboBox>(d, "gaps");
+            gaps->setCurrentIndex(gaps->findData(int(lv::convert::GapPolicy::Split)));
+            d.setFormat("bdf"); // EDF+'s choice saved; BDF+ has its own
+            QCOMPARE(child<QComboBox>(d, "gaps")->currentData().toInt(), int(lv::convert::GapPolicy::Discontinuous));
+        }
+        ConvertDialog d(sourceOf(m_source));
+        QCOMPARE(d.format(), QString("bdf")); // the last target
+        d.setFormat("csv");
+        QCOMPARE(child<QComboBox>(d, "delimiter")->currentData().toString(), QString("\t"));
+        d.setFormat("edf");
+        QCOMPARE(child<QComboBox>(d, "gaps")->currentData().toInt(), int(lv::convert::GapPolicy::Split));
+        child<QComboBox>(d, "gaps")->setCurrentIndex(0);
+        d.setFormat("csv");
+        child<QComboBox>(d, "delimiter")->setCurrentIndex(0);
+        d.setFormat("mefd"); // back to the defaults for the tests after this one
+    }
+
     void typedTimesInEveryForm()
     {
         const lv::core::Uutc start = 1'735'689'600'000'000; // 2025-01-01T00:00:00Z

@@ -168,7 +168,7 @@ void ConvertDialog::computeResolution()
             QStringList lost;
             for (const convert::EdfResolution& r : *result)
                 if (r.edfLoses())
-                    lost << tr("%1: steps of %2 %3 against the source's %4 (%5 times coarser)")
+                    lost << tr("%1: steps of %2 %3 against the source's %4 %3 (%5 times coarser)")
                                 .arg(QString::fromStdString(r.channel))
                                 .arg(r.edfStep, 0, 'g', 4)
                                 .arg(QString::fromStdString(r.unit))

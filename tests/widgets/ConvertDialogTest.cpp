@@ -19,6 +19,7 @@
 #include <QDirIterator>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -315,6 +316,32 @@ private slots:
         QCOMPARE(convert->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
         convert->trigger();
         QVERIFY(w.findChild<ConvertDialog*>());
+    }
+
+    void aResolutionLossSuggestsBdf()
+    {
+        ConvertDialog d(sourceOf(lv::test::testdata("mef3/legacy/multi_channel.mefd"))); // 0.001 uV steps
+        d.setInteractive(false);
+        d.setOutput(m_dir.filePath("loss"));
+        QSignalSpy ready(&d, &ConvertDialog::resolutionReady);
+        d.setFormat("edf");
+        QVERIFY(ready.wait(60000));
+        QVERIFY2(d.resolutionText().contains("EDF+ (16-bit) loses resolution on 1 channel(s): ch1: steps of 0.00217 uV "
+                                             "against the source's 0.001 uV (2.2 times coarser)"),
+                 qPrintable(d.resolutionText()));
+        QVERIFY2(d.resolutionText().contains("times coarser"), qPrintable(d.resolutionText()));
+        if (!qEnvironmentVariableIsEmpty("LONGVIEW_SHOT_DIR")) {
+            d.show();
+            QTest::qWait(200);
+            QVERIFY(d.grab().save(qEnvironmentVariable("LONGVIEW_SHOT_DIR") + "/convert-dialog-edf-loss.png"));
+        }
+        auto* label = d.findChild<QLabel*>("resolution");
+        QVERIFY(label);
+        emit label->linkActivated("bdf"); // "Write BDF+ (24-bit) to keep it."
+        QCOMPARE(d.format(), QString("bdf"));
+        QCOMPARE(d.output(), m_dir.filePath("loss.bdf"));
+        QVERIFY(ready.wait(60000));
+        QVERIFY2(d.resolutionText().contains("BDF+ keeps it"), qPrintable(d.resolutionText()));
     }
 
     void theEdfResolutionIsShownBeforeRunning()

@@ -3,7 +3,7 @@
 #include "MainWindow.h"
 
 #include "AnnotationList.h"
-#include "ExportRunner.h"
+#include "ConvertDialog.h"
 #include "FileFilters.h"
 #include "MergeDialog.h"
 #include "OverviewStrip.h"
@@ -49,7 +49,6 @@ MainWindow::MainWindow(QWidget* parent)
     , m_pageCombo(new QComboBox)
     , m_scaleCombo(new QComboBox)
     , m_requestTimer(new QTimer(this))
-    , m_export(new ExportRunner(this))
     , m_theme(Theme::light())
 {
     setWindowTitle("Longview");
@@ -85,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_plot, &TracePlot::zoomRequested, this, [this](double f, qint64 t) { zoomBy(f, t); });
     connect(m_plot, &TracePlot::rangeSelected, this, [this](qint64 a, qint64 b) {
+        m_selection = core::TimeRange{a, b};
         m_view.setRange({a, b});
         viewChanged();
     });
@@ -162,6 +162,8 @@ void MainWindow::onOpened(const QString& path)
     m_open = true;
     m_settled = false;
     m_password = m_openingPassword;
+    if (path != m_openPath) m_selection.reset(); // a reload keeps it
+    m_openPath = path;
     addRecent(path);
     setWindowTitle(QFileInfo(path).fileName() + " - Longview");
     m_plot->setRecording(info, m_loader->bands());
@@ -420,9 +422,17 @@ void MainWindow::askGoTo()
     goTo(*t);
 }
 
-void MainWindow::exportRecording()
+void MainWindow::exportRecording() { openConvertDialog(); }
+
+ConvertDialog* MainWindow::openConvertDialog()
 {
-    if (m_open) m_export->start(m_loader->session(), m_channels, m_view.range());
+    const core::RecordingInfo* info = m_loader->info();
+    if (!m_open || !info) return nullptr;
+    auto* dialog = new ConvertDialog({m_openPath, m_password, *info, m_channels, m_view.range(), m_selection}, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setInteractive(m_interactive);
+    dialog->show();
+    return dialog;
 }
 
 void MainWindow::mergeRecordings(const QStringList& inputs)

@@ -12,6 +12,7 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -24,7 +25,8 @@ class QTimer;
 namespace lv::widgets {
 
 class AnnotationList;
-class ExportRunner;
+class ConversionQueue;
+class ConvertDialog;
 class OverviewStrip;
 class SessionBrowser;
 class TraceLoader;
@@ -68,7 +70,11 @@ public:
     SessionBrowser* browser() const { return m_browser; }
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
-    ExportRunner* exporter() const { return m_export; }
+    ConversionQueue* queue() const { return m_queue; }
+    // File > Export/Convert...: a ConvertDialog on the open recording (nullptr when none is open), shown.
+    ConvertDialog* openConvertDialog();
+    // The range last dragged on the plot (the view zooms to it; the Convert dialog offers it), until the next open.
+    std::optional<core::TimeRange> selectedRange() const { return m_selection; }
     QComboBox* amplitudeCombo() const { return m_scaleCombo; }
     const ViewState& view() const { return m_view; }
     const std::vector<std::size_t>& visibleChannels() const { return m_channels; }
@@ -120,10 +126,10 @@ private:
     QComboBox* m_pageCombo;
     QComboBox* m_scaleCombo;
     QMenu* m_recentMenu = nullptr;
+    ConversionQueue* m_queue = nullptr;
     QMenu* m_docksMenu = nullptr;
     QActionGroup* m_pageGroup = nullptr;
     QTimer* m_requestTimer;
-    ExportRunner* m_export;
     ViewState m_view;
     std::vector<std::size_t> m_channels;
     InitialView m_initial;
@@ -131,6 +137,8 @@ private:
     QString m_password;        // the open recording's, kept for this session only, never saved
     QString m_openingPath;     // the last open asked for (the open recording's once it has opened or failed)
     QString m_openingPassword; // its password, m_password once it has opened
+    QString m_openPath;        // the recording shown
+    std::optional<core::TimeRange> m_selection; // the last dragged range (the Convert dialog offers it)
     core::Uutc m_pageLength = 10'000'000;
     bool m_settled = false;
     bool m_interactive = true;

@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 
 #include "AnnotationList.h"
+#include "ConversionQueue.h"
 #include "FileFilters.h"
 #include "SessionBrowser.h"
 #include "TimeMode.h"
@@ -60,6 +61,13 @@ void MainWindow::createDocks()
     annotationDock->setWidget(m_annotations);
     addDockWidget(Qt::LeftDockWidgetArea, annotationDock);
     resizeDocks({browserDock}, {330}, Qt::Horizontal);
+    auto* queueDock = new QDockWidget(tr("Conversion Queue"), this);
+    queueDock->setObjectName("queueDock");
+    m_queue = new ConversionQueue;
+    queueDock->setWidget(m_queue);
+    addDockWidget(Qt::BottomDockWidgetArea, queueDock);
+    queueDock->hide(); // View > Conversion Queue shows it
+    connect(m_queue, &ConversionQueue::openRequested, this, [this](const QString& path) { openPath(path); });
 }
 
 void MainWindow::createActions()
@@ -139,6 +147,10 @@ void MainWindow::createActions()
         a->setObjectName("theme-" + name);
         themeGroup->addAction(a);
     }
+    QAction* queue = findChild<QDockWidget*>("queueDock")->toggleViewAction();
+    queue->setText(tr("Conversion &Queue"));
+    queue->setObjectName("conversionQueue");
+    view->addAction(queue);
     m_docksMenu = view->addMenu(tr("&Docks"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_docksMenu->addAction(dock->toggleViewAction());
 

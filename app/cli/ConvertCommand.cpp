@@ -61,6 +61,8 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     job.selection = {c.selection.channels, c.selection.start, c.selection.end};
     job.rename = c.rename;
     job.target = {c.raw, c.time, c.fillGaps, c.blockSeconds, c.level1Password, c.level2Password, c.gaps, c.fillValue};
+    job.target.csvDelimiter = c.delimiter == "semicolon" ? ';' : c.delimiter == "tab" ? '\t' : ',';
+    job.target.csvDecimalComma = c.decimalComma;
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;
     job.deidentify = deidentifyOptions(c);
@@ -130,6 +132,13 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
                                                            {"uutc", convert::TimeColumn::Uutc}};
     command.add_option("--time", o.time, "Time column: seconds from the start (default), iso, or uutc")
         ->transform(CLI::CheckedTransformer(times, CLI::ignore_case));
+    command
+        .add_option("--delimiter", o.delimiter,
+                    "CSV output: the cell separator, comma (default), semicolon or tab (also in the annotations file)")
+        ->transform(CLI::IsMember({"comma", "semicolon", "tab"}, CLI::ignore_case));
+    command.add_flag("--decimal-comma", o.decimalComma,
+                     "CSV output: a comma as the decimal point (spreadsheets in German, French, ... locales); needs "
+                     "--delimiter semicolon or tab");
     command.add_flag("--anonymize", o.anonymize,
                      "De-identify: the subject becomes a pseudonym (--subject-id, else sub- and 8 random hex digits); "
                      "name, sex, birth date, site, descriptions and the source path are left out");

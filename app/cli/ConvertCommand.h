@@ -26,6 +26,8 @@ struct ConvertOptions {
     bool skipDamaged = false;
     bool noVerifyCrc = false;
     convert::TimeColumn time = convert::TimeColumn::Seconds;
+    std::string delimiter = "comma"; // CSV: --delimiter comma|semicolon|tab
+    bool decimalComma = false;       // CSV: --decimal-comma
     double blockSeconds = 0.0;
     std::string level1Password;
     std::string level2Password;

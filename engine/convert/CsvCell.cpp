@@ -3,12 +3,13 @@
 
 namespace lv::convert {
 
-std::string csvTextCell(std::string_view text)
+std::string csvTextCell(std::string_view text, char delimiter)
 {
     std::string cell;
     if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos) cell += '\'';
     cell += text;
-    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+    const char special[] = {delimiter, '"', '\r', '\n', '\0'};
+    if (cell.find_first_of(special) == std::string::npos) return cell;
     std::string quoted = "\"";
     for (char c : cell) {
         if (c == '"') quoted += '"';

@@ -53,27 +53,36 @@ void appendNumber(std::string& out, std::int64_t v)
     out.append(buf, r.ptr);
 }
 
-// "# units: a=uV b=uV" (one cell: quoted when a name or unit holds a comma, quote or line break), then the
-// column names, each a text cell.
+// "# units: a=uV b=uV" (one cell: quoted when a name or unit holds the delimiter, a quote or a line break), then
+// the column names, each a text cell.
 std::string header(const core::RecordingInfo& info, const std::vector<Column>& columns, const CsvOptions& options)
 {
     std::string units = "# units:", names = "time";
     for (const Column& c : columns) {
         const core::ChannelInfo& ch = info.channels[c.channel];
         units += " " + ch.name + "=" + (options.raw ? std::string("counts") : ch.unit);
-        names += "," + csvTextCell(ch.name);
+        names += options.delimiter + csvTextCell(ch.name, options.delimiter);
     }
     // A source that knew only relative times (a level-1 view, an EDF+ "Startdate X") says so.
     const std::string times = info.timesKnown ? "" : "# times: relative (the source's true dates are unknown)\n";
-    return csvTextCell(units) + "\n" + times + names + "\n";
+    return csvTextCell(units, options.delimiter) + "\n" + times + names + "\n";
+}
+
+// A decimal comma: the '.' of the number appended from `from` on becomes ','.
+void decimalCommaFrom(std::string& out, std::size_t from, const CsvOptions& options)
+{
+    if (options.decimalComma) std::replace(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), '.', ',');
 }
 
 void appendTime(std::string& out, core::Uutc t, const CsvOptions& options, core::Uutc start)
 {
     switch (options.time) {
-    case TimeColumn::Seconds:
+    case TimeColumn::Seconds: {
+        const std::size_t from = out.size();
         out += core::formatSeconds(t - start);
+        decimalCommaFrom(out, from, options);
         break;
+    }
     case TimeColumn::Iso:
         out += core::formatIso(t);
         break;
@@ -95,13 +104,16 @@ void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& 
         if (!any && !options.fillGaps) continue;
         appendTime(out, grid.timeOf(first + r), options, start);
         for (std::size_t c = 0; c < columns.size(); ++c) {
-            out += ',';
+            out += options.delimiter;
             const std::int32_t v = values[c][r];
             if (v == core::kNoSample) continue;
-            if (options.raw)
+            if (options.raw) {
                 appendNumber(out, static_cast<std::int64_t>(v));
-            else
+            } else {
+                const std::size_t from = out.size();
                 columns[c].format.append(out, v);
+                decimalCommaFrom(out, from, options);
+            }
         }
         out += '\n';
     }
@@ -180,9 +192,20 @@ void formatInPieces(std::vector<std::string>& pieces, const std::vector<std::vec
 
 } // namespace
 
+core::Status checkCsvStyle(char delimiter, bool decimalComma)
+{
+    if (delimiter != ',' && delimiter != ';' && delimiter != '\t')
+        return makeError(ErrorCode::InvalidArgument, "a CSV delimiter is a comma, a semicolon or a tab");
+    if (decimalComma && delimiter == ',')
+        return makeError(ErrorCode::InvalidArgument,
+                         "a decimal comma needs a semicolon or tab delimiter (a comma would split every number)");
+    return {};
+}
+
 core::Status exportCsv(core::Recording& recording, const CsvOptions& options, const std::string& outPath,
                        const core::ReadControl& control)
 {
+    LV_TRY(checkCsvStyle(options.delimiter, options.decimalComma));
     const core::RecordingInfo& info = recording.info();
     std::vector<std::size_t> channels = options.channels;
     if (channels.empty()) {
@@ -248,7 +271,9 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     std::stable_sort(annotations.begin(), annotations.end(),
                      [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
     io::AtomicFile notes, json;
-    LV_TRY(writeSideFile(notes, side.annotations, annotationsCsv(annotations, info.start, info.timesKnown)));
+    LV_TRY(writeSideFile(
+        notes, side.annotations,
+        annotationsCsv(annotations, info.start, info.timesKnown, options.delimiter, options.decimalComma)));
     const std::string notesName = std::filesystem::path(side.annotations).filename().string();
     LV_TRY(writeSideFile(json, side.json, csvDescriptionJson(info, channels, options, info.start, notesName)));
     LV_TRY(out.finish());

@@ -74,13 +74,21 @@ std::vector<core::Annotation> annotationsInExport(const core::RecordingInfo& inf
     return out;
 }
 
-std::string annotationsCsv(const std::vector<core::Annotation>& annotations, core::Uutc origin, bool timesKnown)
+std::string annotationsCsv(const std::vector<core::Annotation>& annotations, core::Uutc origin, bool timesKnown,
+                           char delimiter, bool decimalComma)
 {
-    std::string out = "onset_iso,onset_seconds,duration_seconds,type,text,channel\n";
+    const char d = delimiter;
+    const auto seconds = [decimalComma](std::int64_t us) {
+        std::string text = core::formatSeconds(us);
+        if (decimalComma) std::replace(text.begin(), text.end(), '.', ',');
+        return text;
+    };
+    std::string out = std::string("onset_iso") + d + "onset_seconds" + d + "duration_seconds" + d + "type" + d +
+                      "text" + d + "channel\n";
     for (const core::Annotation& a : annotations) {
         if (timesKnown) out += core::formatIso(a.time);
-        out += "," + core::formatSeconds(a.time - origin) + "," + core::formatSeconds(a.durationUs) + ",";
-        out += csvTextCell(a.type) + "," + csvTextCell(a.text) + "," + csvTextCell(a.channel.value_or("")) + "\n";
+        out += d + seconds(a.time - origin) + d + seconds(a.durationUs) + d;
+        out += csvTextCell(a.type, d) + d + csvTextCell(a.text, d) + d + csvTextCell(a.channel.value_or(""), d) + "\n";
     }
     return out;
 }

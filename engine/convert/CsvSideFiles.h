@@ -19,8 +19,10 @@ CsvSideFiles csvSideFiles(const std::string& csvPath);
 
 // "onset_iso,onset_seconds,duration_seconds,type,text,channel", then one row per annotation in `annotations` (in
 // their order): ISO 8601 onset (empty when the times are relative), seconds from `origin` (the CSV time column's
-// origin), duration in seconds, then type, text and channel (empty for the whole recording) as text cells.
-std::string annotationsCsv(const std::vector<core::Annotation>& annotations, core::Uutc origin, bool timesKnown);
+// origin), duration in seconds, then type, text and channel (empty for the whole recording) as text cells; cells
+// separated by `delimiter`, seconds with a decimal comma when `decimalComma`.
+std::string annotationsCsv(const std::vector<core::Annotation>& annotations, core::Uutc origin, bool timesKnown,
+                           char delimiter = ',', bool decimalComma = false);
 
 // The annotations a CSV export of `channels` over `range` carries: the whole recording's and those channels' own,
 // with onsets in the range.

@@ -17,7 +17,9 @@ constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{40} << 20;
 core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
 {
-    LV_TRY(exportCsv(r, CsvOptions{s.channels, s.range, o.raw, o.time, o.fillGaps, o.provenance}, output, control));
+    const CsvOptions csv{s.channels, s.range,      o.raw,          o.time,
+                         o.fillGaps, o.provenance, o.csvDelimiter, o.csvDecimalComma};
+    LV_TRY(exportCsv(r, csv, output, control));
     const CsvSideFiles side = csvSideFiles(output);
     return ExportOutcome{{output}, {side.annotations, side.json}, {}};
 }

@@ -26,6 +26,8 @@ struct TargetOptions {
     GapPolicy gaps = GapPolicy::Discontinuous; // EDF/BDF
     double fillValue = 0.0;                    // EDF/BDF
     Provenance provenance{};                   // MEF: the session description; CSV: the JSON side file's "source"
+    char csvDelimiter = ',';                   // CSV: ',', ';' or '\t'
+    bool csvDecimalComma = false;              // CSV: ',' as the decimal point (with ';' or '\t')
 };
 
 // What a writer wrote.

@@ -1,7 +1,8 @@
 // The main window around the plot: settings remembered across windows, drop to open (several: to merge),
 // rubber-band zoom, export.
 #include "MainWindow.h"
-#include "ExportRunner.h"
+#include "ConvertChannelTable.h"
+#include "ConvertDialog.h"
 #include "MergeDialog.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
@@ -130,10 +131,15 @@ private slots:
         w.setInteractive(false);
         w.show();
         QVERIFY(lv::test::openAndWait(w, lv::test::testdata("mef3/legacy/multi_channel.mefd")));
+        w.setVisibleChannels({1});
         const QString csv = m_dir.path() + "/out.csv";
-        QSignalSpy finished(w.exporter(), &lv::widgets::ExportRunner::finished);
-        const lv::core::RecordingInfo& info = *w.loader()->info();
-        w.exporter()->run(w.loader()->session(), {1}, {info.start, info.end}, csv);
+        lv::widgets::ConvertDialog* dialog = w.openConvertDialog();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->channels()->checkedChannels(), std::vector<std::size_t>{1}); // the shown channel
+        dialog->setFormat("csv");
+        dialog->setOutput(csv);
+        QSignalSpy finished(dialog, &lv::widgets::ConvertDialog::convertFinished);
+        QVERIFY(dialog->startConvert());
         QVERIFY(finished.wait(30000));
         QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
         QFile file(csv);

@@ -41,6 +41,31 @@ TEST(Cli, UsageErrorsExitTwo)
     EXPECT_NE(out.find("no channel \"nope\" (channels: ch1)"), std::string::npos) << out;
 }
 
+TEST(Cli, ConvertCsvDelimiterAndDecimalComma)
+{
+    test::TempDir dir;
+    const std::string in = ref("mef3/legacy/multi_channel.mefd");
+    const std::string out = (dir.path() / "o.csv").string();
+    std::string text;
+    ASSERT_EQ(runCli("convert " + in + " " + out + " --end +0.007 --delimiter semicolon --decimal-comma", text), 0);
+    std::ifstream f(out, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    EXPECT_EQ(s.str(), "# units: ch1=uV ch2=uV\ntime;ch1;ch2\n0;1,397;-2,21\n0,003906;3,812;20,81\n");
+    const std::string tab = (dir.path() / "t.csv").string();
+    ASSERT_EQ(runCli("convert " + in + " " + tab + " --end +0.007 --delimiter TAB", text), 0);
+    std::ifstream t(tab, std::ios::binary);
+    std::stringstream ts;
+    ts << t.rdbuf();
+    EXPECT_EQ(ts.str(), "# units: ch1=uV ch2=uV\ntime\tch1\tch2\n0\t1.397\t-2.21\n0.003906\t3.812\t20.81\n");
+    // A decimal comma with the comma delimiter is refused (exit 2), and nothing is written.
+    const std::string bad = (dir.path() / "b.csv").string();
+    EXPECT_EQ(runCli("convert " + in + " " + bad + " --decimal-comma", text, true), 2);
+    EXPECT_NE(text.find("a decimal comma needs a semicolon or tab delimiter"), std::string::npos) << text;
+    EXPECT_FALSE(fs::exists(bad));
+    EXPECT_EQ(runCli("convert " + in + " " + bad + " --delimiter pipe", text, true), 2);
+}
+
 TEST(Cli, InfoJsonHasTheContractFields)
 {
     std::string out;

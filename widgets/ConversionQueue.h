@@ -1,0 +1,91 @@
+// View > Conversion Queue: recordings dropped or added (files or folders, found as `longview-cli batch` finds
+// them) become rows (input, target, status, progress, elapsed, output) converted side by side by the engine's
+// queue (convert::runJobs: within the memory budget) on a JobTracker job; Cancel, Retry, Clear; a double-click
+// opens a row's output in the viewer (a CSV's folder in the file manager).
+#pragma once
+
+#include "JobTracker.h"
+
+#include <QElapsedTimer>
+#include <QStringList>
+#include <QThreadPool>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace lv::widgets {
+
+class ConversionQueue : public QWidget {
+    Q_OBJECT
+public:
+    enum class Status { Queued, Running, Done, Failed, Cancelled };
+
+    explicit ConversionQueue(QWidget* parent = nullptr);
+    ~ConversionQueue() override; // cancels the running jobs and waits for them (the window is closing)
+
+    void setFormat(const QString& extension); // "mefd", "edf", "bdf", "csv"
+    void setOutputFolder(const QString& folder);
+    void setSideBySide(int jobs);
+    // Finds the recordings under `paths` in the background (as `batch` does), then adds a row for each.
+    void addInputs(const QStringList& paths);
+    bool start(); // runs the queued rows; false when nothing is queued or a run is going
+    void cancel();
+    void retry(); // failed and cancelled rows queued again
+    void clearFinished();
+    bool isRunning() const { return m_running; }
+
+    int rowCount() const;
+    Status status(int row) const;
+    QString output(int row) const;
+    QString message(int row) const; // the error of a failed row
+
+signals:
+    void inputsAdded(int rows);
+    void runFinished();
+    void openRequested(const QString& path); // a finished row double-clicked (a CSV's folder opens instead)
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    struct Row {
+        QString input, output, error;
+        Status status = Status::Queued;
+        double elapsed = 0;
+        int percent = 0;
+    };
+    void showRow(int row);
+    void updateButtons();
+    void openOutput(int row);
+
+    QThreadPool m_pool;
+    JobTracker m_jobs; // lane 0: the run; lane 1: finding inputs
+    QComboBox* m_format;
+    QLineEdit* m_folder;
+    QSpinBox* m_sideBySide;
+    QTableWidget* m_table;
+    QPushButton* m_startButton;
+    QPushButton* m_cancelButton;
+    QPushButton* m_retryButton;
+    QPushButton* m_clearButton;
+    QLabel* m_status;
+    QTimer* m_poll;
+    std::vector<Row> m_rows;
+    std::vector<int> m_runRows;                                // rows of the current run, by job index
+    std::shared_ptr<std::vector<std::atomic<int>>> m_progress; // per job of the run, in per mille
+    std::vector<double> m_startedAt;                           // per job: seconds of the run's clock, -1: not yet
+    QElapsedTimer m_clock;
+    bool m_running = false;
+};
+
+} // namespace lv::widgets

@@ -1,0 +1,479 @@
+// The dialog's layout, its remembered settings (per target format) and the job its controls describe.
+#include "ConvertDialog.h"
+
+#include "ConvertChannelTable.h"
+#include "TimeEntry.h"
+
+#include "convert/Targets.h"
+#include "core/TimeFormat.h"
+#include "formats/mef3/Snapshot.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace lv::widgets {
+
+namespace {
+
+// The recording's name without its extension(s): "r1.edf" -> "r1", "s.mefd.tar" -> "s".
+QString stemOf(const QString& path)
+{
+    QString name = QFileInfo(QString(path).remove(QRegularExpression("/+$"))).fileName();
+    for (const char* ext : {".tar", ".mefd", ".timd", ".edf", ".bdf", ".csv", ".EDF", ".BDF"})
+        if (name.endsWith(ext)) name.chop(static_cast<int>(qstrlen(ext)));
+    return name.isEmpty() ? QStringLiteral("converted") : name;
+}
+
+QLineEdit* passwordEdit(const QString& name, const QString& placeholder)
+{
+    auto* edit = new QLineEdit;
+    edit->setObjectName(name);
+    edit->setEchoMode(QLineEdit::Password);
+    edit->setPlaceholderText(placeholder);
+    return edit;
+}
+
+} // namespace
+
+ConvertDialog::ConvertDialog(ConvertSource source, QWidget* parent)
+    : QDialog(parent)
+    , m_source(std::move(source))
+    , m_jobs(this, &m_pool, 2)
+    , m_channels(new ConvertChannelTable)
+    , m_progress(new QProgressBar)
+    , m_status(new QLabel)
+    , m_poll(new QTimer(this))
+    , m_resolutionTimer(new QTimer(this))
+{
+    setWindowTitle(tr("Export/Convert"));
+    m_pool.setMaxThreadCount(2);
+    m_channels->setChannels(m_source.info, m_source.visible);
+    auto* left = new QVBoxLayout;
+    left->addWidget(makeTargetBox());
+    auto* channelBox = new QGroupBox(tr("Channels"));
+    (new QVBoxLayout(channelBox))->addWidget(m_channels);
+    left->addWidget(channelBox, 1);
+    auto* right = new QVBoxLayout;
+    right->addWidget(makeRangeBox());
+    right->addWidget(makeOptionsBox());
+    right->addWidget(makeDeidentifyBox());
+    m_estimate = new QLabel;
+    m_estimate->setObjectName("estimate");
+    m_estimate->setWordWrap(true);
+    right->addWidget(m_estimate);
+    right->addStretch();
+    auto* columns = new QHBoxLayout;
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    m_convertButton = buttons->addButton(tr("&Convert"), QDialogButtonBox::AcceptRole);
+    m_convertButton->setObjectName("convert");
+    m_cancelButton = buttons->addButton(tr("Cancel Conversion"), QDialogButtonBox::ActionRole);
+    m_cancelButton->setObjectName("cancel");
+    m_cancelButton->setEnabled(false);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] { startConvert(); });
+    connect(m_cancelButton, &QPushButton::clicked, this, &ConvertDialog::cancel);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setVisible(false);
+    m_status->setObjectName("status");
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_status->setOpenExternalLinks(true); // a written file's link opens its folder in the file manager
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(columns, 1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    m_poll->setInterval(100);
+    connect(m_poll, &QTimer::timeout, this,
+            [this] { m_progress->setValue(static_cast<int>(m_jobs.progress(0) * 1000)); });
+    m_resolutionTimer->setSingleShot(true);
+    m_resolutionTimer->setInterval(300);
+    connect(m_resolutionTimer, &QTimer::timeout, this, &ConvertDialog::computeResolution);
+    connect(m_channels, &ConvertChannelTable::changed, this, [this] {
+        updateEstimate();
+        scheduleResolution();
+    });
+    loadSettings();
+    updateRange();
+    updateDeidentifyList();
+    resize(980, 640);
+}
+
+ConvertDialog::~ConvertDialog()
+{
+    saveSettings(); // the target and options shown last
+    m_jobs.stop();  // a running job sees its token; what it still posts is dropped
+    m_pool.waitForDone();
+}
+
+QWidget* ConvertDialog::makeTargetBox()
+{
+    auto* box = new QGroupBox(tr("Target"));
+    m_format = new QComboBox;
+    m_format->setObjectName("format");
+    for (const convert::TargetFormat& f : convert::targetFormats())
+        m_format->addItem(QString::fromStdString(f.description) + "  (." + QString::fromStdString(f.extension) + ")",
+                          QString::fromStdString(f.extension));
+    m_output = new QLineEdit;
+    m_output->setObjectName("output");
+    auto* browse = new QPushButton(tr("&Browse..."));
+    connect(browse, &QPushButton::clicked, this, &ConvertDialog::browseOutput);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_output, 1);
+    row->addWidget(browse);
+    auto* form = new QFormLayout(box);
+    form->addRow(tr("Format:"), m_format);
+    form->addRow(tr("Output:"), row);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ConvertDialog::formatChanged);
+    return box;
+}
+
+QWidget* ConvertDialog::makeRangeBox()
+{
+    auto* box = new QGroupBox(tr("Time range"));
+    m_range = new QComboBox;
+    m_range->setObjectName("rangeMode");
+    m_range->addItem(tr("Whole recording"));
+    m_range->addItem(tr("Current view"));
+    m_range->addItem(tr("Selection (the range last dragged on the plot)"));
+    m_range->addItem(tr("From ... to ..."));
+    if (!m_source.selection) // no selection: the entry stays, greyed
+        if (auto* model = qobject_cast<QStandardItemModel*>(m_range->model())) model->item(2)->setEnabled(false);
+    m_start = new QLineEdit;
+    m_start->setObjectName("start");
+    m_end = new QLineEdit;
+    m_end->setObjectName("end");
+    const QString hint = tr("seconds, hh:mm:ss, date and time or ISO 8601");
+    m_start->setPlaceholderText(hint);
+    m_end->setPlaceholderText(tr("exclusive; the same forms (UTC)"));
+    m_rangeLabel = new QLabel;
+    m_rangeLabel->setObjectName("rangeLabel");
+    m_rangeLabel->setWordWrap(true);
+    auto* form = new QFormLayout(box);
+    form->addRow(tr("Range:"), m_range);
+    form->addRow(tr("Start:"), m_start);
+    form->addRow(tr("End:"), m_end);
+    form->addRow(m_rangeLabel);
+    connect(m_range, &QComboBox::currentIndexChanged, this, &ConvertDialog::updateRange);
+    connect(m_start, &QLineEdit::textChanged, this, &ConvertDialog::updateRange);
+    connect(m_end, &QLineEdit::textChanged, this, &ConvertDialog::updateRange);
+    return box;
+}
+
+QWidget* ConvertDialog::makeOptionsBox()
+{
+    auto* box = new QGroupBox(tr("Format options"));
+    m_options = new QStackedWidget;
+    // MEF 3.0
+    auto* mef = new QWidget;
+    m_blockSeconds = new QDoubleSpinBox;
+    m_blockSeconds->setObjectName("blockSeconds");
+    m_blockSeconds->setRange(0, 3600);
+    m_blockSeconds->setDecimals(2);
+    m_blockSeconds->setSpecialValueText(tr("default (10 s, at most 32768 samples)"));
+    m_blockSeconds->setSuffix(" s");
+    m_level1 = passwordEdit("level1", tr("none"));
+    m_level1Again = passwordEdit("level1Again", tr("type it again"));
+    m_level2 = passwordEdit("level2", tr("none"));
+    m_level2Again = passwordEdit("level2Again", tr("type it again"));
+    auto* mefForm = new QFormLayout(mef);
+    mefForm->addRow(tr("Block length:"), m_blockSeconds);
+    mefForm->addRow(tr("Level-1 password:"), m_level1);
+    mefForm->addRow(QString(), m_level1Again);
+    mefForm->addRow(tr("Level-2 password:"), m_level2);
+    mefForm->addRow(QString(), m_level2Again);
+    // EDF+ / BDF+
+    auto* edf = new QWidget;
+    m_gaps = new QComboBox;
+    m_gaps->setObjectName("gaps");
+    m_gaps->addItem(tr("Discontinuous (EDF+D)"), int(convert::GapPolicy::Discontinuous));
+    m_gaps->addItem(tr("Split into continuous files"), int(convert::GapPolicy::Split));
+    m_gaps->addItem(tr("Fill with a value"), int(convert::GapPolicy::Fill));
+    m_gapNote = new QLabel;
+    m_gapNote->setWordWrap(true);
+    m_fillValue = new QDoubleSpinBox;
+    m_fillValue->setObjectName("fillValue");
+    m_fillValue->setRange(-1e9, 1e9);
+    m_fillValue->setDecimals(3);
+    m_resolution = new QLabel;
+    m_resolution->setObjectName("resolution");
+    m_resolution->setWordWrap(true);
+    connect(m_resolution, &QLabel::linkActivated, this, [this] { setFormat("bdf"); });
+    auto* edfForm = new QFormLayout(edf);
+    edfForm->addRow(tr("Gaps:"), m_gaps);
+    edfForm->addRow(m_gapNote);
+    edfForm->addRow(tr("Fill value:"), m_fillValue);
+    edfForm->addRow(m_resolution);
+    connect(m_gaps, &QComboBox::currentIndexChanged, this, [this] {
+        const auto policy = static_cast<convert::GapPolicy>(m_gaps->currentData().toInt());
+        m_fillValue->setEnabled(policy == convert::GapPolicy::Fill);
+        m_gapNote->setText(
+            policy == convert::GapPolicy::Discontinuous ? tr("One EDF+D file: records without samples are left out, "
+                                                             "every record keeps its time.")
+            : policy == convert::GapPolicy::Split
+                ? tr("One EDF+C file per continuous part (name_1, name_2, ...).")
+                : tr("One EDF+C file: gaps hold the fill value, each filled run marked by a \"Gap\" annotation."));
+    });
+    // CSV
+    auto* csv = new QWidget;
+    m_time = new QComboBox;
+    m_time->setObjectName("time");
+    m_time->addItem(tr("Seconds from the start"), int(convert::TimeColumn::Seconds));
+    m_time->addItem(tr("ISO 8601 (UTC)"), int(convert::TimeColumn::Iso));
+    m_time->addItem(tr("uUTC (microseconds since 1970)"), int(convert::TimeColumn::Uutc));
+    m_raw = new QCheckBox(tr("Stored integer counts instead of physical values"));
+    m_raw->setObjectName("raw");
+    m_delimiter = new QComboBox;
+    m_delimiter->setObjectName("delimiter");
+    m_delimiter->addItem(tr("Comma"), QString(","));
+    m_delimiter->addItem(tr("Semicolon"), QString(";"));
+    m_delimiter->addItem(tr("Tab"), QString("\t"));
+    m_decimalComma = new QCheckBox(tr("Decimal comma (Excel in German, French, ... locales)"));
+    m_decimalComma->setObjectName("decimalComma");
+    auto* csvForm = new QFormLayout(csv);
+    csvForm->addRow(tr("Time column:"), m_time);
+    csvForm->addRow(m_raw);
+    csvForm->addRow(tr("Delimiter:"), m_delimiter);
+    csvForm->addRow(m_decimalComma);
+    const auto styleChanged = [this] { // a decimal comma needs ';' or tab
+        if (m_decimalComma->isChecked() && m_delimiter->currentData().toString() == ",")
+            m_delimiter->setCurrentIndex(1);
+    };
+    connect(m_decimalComma, &QCheckBox::toggled, this, styleChanged);
+    connect(m_delimiter, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_delimiter->currentData().toString() == ",") m_decimalComma->setChecked(false);
+    });
+    m_options->addWidget(mef);
+    m_options->addWidget(edf);
+    m_options->addWidget(csv);
+    (new QVBoxLayout(box))->addWidget(m_options);
+    return box;
+}
+
+void ConvertDialog::setFormat(const QString& extension)
+{
+    const int i = m_format->findData(extension);
+    if (i >= 0) m_format->setCurrentIndex(i);
+}
+
+QString ConvertDialog::format() const { return m_format->currentData().toString(); }
+
+void ConvertDialog::setOutput(const QString& path) { m_output->setText(path); }
+
+QString ConvertDialog::output() const
+{
+    QString path = m_output->text().trimmed();
+    if (!path.isEmpty() && !path.endsWith("." + format())) path += "." + format();
+    return path;
+}
+
+void ConvertDialog::setRangeMode(RangeMode mode) { m_range->setCurrentIndex(static_cast<int>(mode)); }
+
+void ConvertDialog::setTypedRange(const QString& start, const QString& end)
+{
+    m_start->setText(start);
+    m_end->setText(end);
+    setRangeMode(RangeMode::Typed);
+}
+
+void ConvertDialog::formatChanged()
+{
+    if (!m_lastFormat.isEmpty()) saveSettings(); // the previous format's settings
+    const QString ext = format();
+    // A name the user gave keeps its folder and name, with the new extension; the dialog's own default is made
+    // again: the recording's name in the last folder used (else the recording's), never the input's own name.
+    QString path = m_output->text().trimmed();
+    if (path.isEmpty() || path == m_defaultOutput) {
+        const QString folder = QSettings().value("convert/folder").toString();
+        const QString here = QFileInfo(m_source.path).absolutePath();
+        path = (folder.isEmpty() ? here : folder) + "/" + stemOf(m_source.path);
+        if (m_source.path.endsWith("." + ext)) path += "-converted";
+        m_defaultOutput = path + "." + ext;
+    } else if (!m_lastFormat.isEmpty() && path.endsWith("." + m_lastFormat)) {
+        path.chop(m_lastFormat.size() + 1);
+    }
+    m_output->setText(path.endsWith("." + ext) ? path : path + "." + ext);
+    m_options->setCurrentIndex(ext == "mefd" ? 0 : ext == "csv" ? 2 : 1);
+    m_lastFormat = ext;
+    loadSettings();
+    updateEstimate();
+    scheduleResolution();
+}
+
+void ConvertDialog::browseOutput()
+{
+    const QString ext = format();
+    const QString path =
+        ext == "mefd" ? QFileDialog::getSaveFileName(this, tr("Convert to"), output(), tr("MEF 3.0 session (*.mefd)"))
+                      : QFileDialog::getSaveFileName(this, tr("Convert to"), output(), m_format->currentText());
+    if (path.isEmpty()) return;
+    setOutput(path);
+    QSettings().setValue("convert/folder", QFileInfo(path).absolutePath());
+}
+
+std::optional<core::TimeRange> ConvertDialog::chosenRange(QString* problem) const
+{
+    const core::RecordingInfo& info = m_source.info;
+    switch (static_cast<RangeMode>(m_range->currentIndex())) {
+    case RangeMode::Whole:
+        return core::TimeRange{info.start, info.end};
+    case RangeMode::View:
+        return m_source.view;
+    case RangeMode::Selection:
+        if (!m_source.selection && problem) *problem = tr("Nothing is selected: drag over the plot first.");
+        return m_source.selection;
+    case RangeMode::Typed:
+        break;
+    }
+    core::TimeRange range{info.start, info.end};
+    for (auto [edit, at] : {std::pair{m_start, &range.start}, std::pair{m_end, &range.end}}) {
+        if (edit->text().trimmed().isEmpty()) continue;
+        auto t = parseTimeEntry(edit->text(), info.start);
+        if (!t) {
+            if (problem) *problem = QString::fromStdString(t.error().message);
+            return std::nullopt;
+        }
+        *at = *t;
+    }
+    if (range.end <= range.start) {
+        if (problem) *problem = tr("The end must come after the start.");
+        return std::nullopt;
+    }
+    return range;
+}
+
+void ConvertDialog::updateRange()
+{
+    const bool typed = m_range->currentIndex() == static_cast<int>(RangeMode::Typed);
+    m_start->setEnabled(typed);
+    m_end->setEnabled(typed);
+    QString problem;
+    if (const auto range = chosenRange(&problem))
+        m_rangeLabel->setText(tr("%1 to %2 (%3 s)")
+                                  .arg(QString::fromStdString(core::formatIso(range->start)),
+                                       QString::fromStdString(core::formatIso(range->end)),
+                                       QString::fromStdString(core::formatSeconds(range->end - range->start))));
+    else
+        m_rangeLabel->setText(problem);
+    updateEstimate();
+    scheduleResolution();
+}
+
+core::Result<convert::ConvertJob> ConvertDialog::buildJob() const
+{
+    const auto refuse = [](const QString& why) {
+        return core::makeError(core::ErrorCode::InvalidArgument, why.toStdString());
+    };
+    convert::ConvertJob job;
+    job.inputs = {m_source.path.toStdString()};
+    job.output = output().toStdString();
+    if (job.output.empty()) return refuse(tr("Choose an output."));
+    job.password = m_source.password.toStdString();
+    job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+    if (m_channels->checkedChannels().empty()) return refuse(tr("Check at least one channel."));
+    job.selection.channels = m_channels->channelList().toStdString();
+    job.rename = m_channels->renameSpec().toStdString();
+    QString problem;
+    const auto range = chosenRange(&problem);
+    if (!range) return refuse(problem);
+    if (range->start != m_source.info.start) job.selection.start = std::to_string(range->start);
+    if (range->end != m_source.info.end) job.selection.end = std::to_string(range->end);
+    convert::TargetOptions& t = job.target;
+    const QString ext = format();
+    if (ext == "mefd") {
+        if (m_level1->text() != m_level1Again->text()) return refuse(tr("The two level-1 passwords differ."));
+        if (m_level2->text() != m_level2Again->text()) return refuse(tr("The two level-2 passwords differ."));
+        if (!m_level1->text().isEmpty() && m_level1->text() == m_level2->text())
+            return refuse(tr("The level-1 and level-2 passwords are identical: level 2 would never open. Choose "
+                             "different ones."));
+        t.blockSeconds = m_blockSeconds->value();
+        t.level1Password = m_level1->text().toStdString();
+        t.level2Password = m_level2->text().toStdString();
+    } else if (ext == "csv") {
+        t.time = static_cast<convert::TimeColumn>(m_time->currentData().toInt());
+        t.raw = m_raw->isChecked();
+        t.csvDelimiter = m_delimiter->currentData().toString().at(0).toLatin1();
+        t.csvDecimalComma = m_decimalComma->isChecked();
+    } else {
+        t.gaps = static_cast<convert::GapPolicy>(m_gaps->currentData().toInt());
+        t.fillValue = m_fillValue->value();
+    }
+    convert::DeidentifyOptions& d = job.deidentify;
+    d.anonymize = m_anonymize->isChecked();
+    d.subjectId = m_subjectId->text().trimmed().toStdString();
+    if (m_shiftDates->isChecked()) {
+        bool number = false;
+        const int days = m_shiftDays->text().trimmed().toInt(&number);
+        if (m_shiftDays->text().trimmed().isEmpty())
+            d.shiftDatesRandom = true;
+        else if (!number)
+            return refuse(tr("The date shift takes a whole number of days."));
+        else
+            d.shiftDays = days;
+    }
+    d.dropAnnotationText = m_dropText->isChecked();
+    return job;
+}
+
+void ConvertDialog::loadSettings()
+{
+    QSettings s;
+    if (m_lastFormat.isEmpty()) { // first call: the last format used, which calls back here
+        const QString last = s.value("convert/format", "mefd").toString();
+        setFormat(last);
+        if (m_lastFormat.isEmpty()) formatChanged();
+        return;
+    }
+    s.beginGroup("convert/" + m_lastFormat);
+    m_blockSeconds->setValue(s.value("blockSeconds", 0.0).toDouble());
+    m_gaps->setCurrentIndex(std::max(0, m_gaps->findData(s.value("gaps", 0).toInt())));
+    m_fillValue->setValue(s.value("fillValue", 0.0).toDouble());
+    m_time->setCurrentIndex(std::max(0, m_time->findData(s.value("time", 0).toInt())));
+    m_raw->setChecked(s.value("raw", false).toBool());
+    m_delimiter->setCurrentIndex(std::max(0, m_delimiter->findData(s.value("delimiter", ",").toString())));
+    m_decimalComma->setChecked(s.value("decimalComma", false).toBool());
+    emit m_gaps->currentIndexChanged(m_gaps->currentIndex()); // the explanation line
+}
+
+void ConvertDialog::saveSettings() const
+{
+    QSettings s;
+    s.setValue("convert/format", m_lastFormat);
+    s.beginGroup("convert/" + m_lastFormat);
+    if (m_lastFormat == "mefd") {
+        s.setValue("blockSeconds", m_blockSeconds->value()); // passwords are never saved
+    } else if (m_lastFormat == "csv") {
+        s.setValue("time", m_time->currentData());
+        s.setValue("raw", m_raw->isChecked());
+        s.setValue("delimiter", m_delimiter->currentData());
+        s.setValue("decimalComma", m_decimalComma->isChecked());
+    } else {
+        s.setValue("gaps", m_gaps->currentData());
+        s.setValue("fillValue", m_fillValue->value());
+    }
+}
+
+} // namespace lv::widgets

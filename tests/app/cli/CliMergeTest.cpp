@@ -1,9 +1,11 @@
 // longview-cli merge end to end: a synthetic session split with convert --start/--end (MEF and EDF parts) and
 // merged back gives the original's CSV; overlaps and rate mismatches are refused with their messages; usage.
+#include "support/ChildProcess.h"
 #include "support/TestSupport.h"
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -274,14 +276,15 @@ TEST_F(CliMerge, InterruptCancelsWithStatus130AndLeavesNothing)
     synth("orig.mefd", "--no-gaps", "1");
     convert("orig.mefd", "a.mefd", "--end +1800");
     convert("orig.mefd", "b.mefd", "--start +1800");
-    std::string out;
-    const int status =
-        test::run("sh -c '" + std::string(LONGVIEW_CLI) + " merge --threads 1 " + path("a.mefd") + " " +
-                      path("b.mefd") + " " + path("m.csv") + " 2>&1 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid'",
-                  &out);
-    if (status == 0) GTEST_SKIP() << "the merge finished before the signal";
-    EXPECT_EQ(status, 130) << out;
-    EXPECT_NE(out.find("cancelled"), std::string::npos) << out;
+    const auto writing = [&] { // SIGTERM once the merge writes (its temporary exists), not after a guessed delay
+        for (const auto& e : fs::directory_iterator(m_dir.path()))
+            if (e.path().filename().string().rfind("m.csv.tmp-", 0) == 0) return true;
+        return false;
+    };
+    const auto r = test::runChildKilledWhen(
+        {LONGVIEW_CLI, "merge", "--threads", "1", path("a.mefd"), path("b.mefd"), path("m.csv")}, writing, SIGTERM);
+    EXPECT_EQ(r.exitStatus, 130) << r.output;
+    EXPECT_NE(r.output.find("cancelled"), std::string::npos) << r.output;
     for (const auto& e : fs::directory_iterator(m_dir.path()))
         EXPECT_NE(e.path().filename().string().rfind("m.csv", 0), 0u) << e.path();
 }

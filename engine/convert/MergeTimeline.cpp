@@ -18,4 +18,15 @@ const char* overlapPolicyName(OverlapPolicy policy)
     return "";
 }
 
+core::Result<std::string> mergePartName(const core::RecordingInfo& part, std::size_t index, const std::string& doing)
+{
+    std::string name = part.path.empty() ? "part " + std::to_string(index + 1) : part.path;
+    if (!part.timesKnown)
+        return core::makeError(core::ErrorCode::Unsupported,
+                               "its times are relative to its start (the level-2 password would give them); " + doing +
+                                   " needs true times",
+                               name);
+    return name;
+}
+
 } // namespace lv::convert

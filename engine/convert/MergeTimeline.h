@@ -55,4 +55,8 @@ struct MergeTimeline {
 const char* mergeModeName(MergeMode mode);
 const char* overlapPolicyName(OverlapPolicy policy);
 
+// The name a merge gives its part `index` in messages (its path, or "part N"); Unsupported naming it when its times
+// are relative to its start (`doing`: "merging", "stacking": both need true times).
+core::Result<std::string> mergePartName(const core::RecordingInfo& part, std::size_t index, const std::string& doing);
+
 } // namespace lv::convert

@@ -66,12 +66,9 @@ MergedRecording::build(std::vector<std::unique_ptr<core::Recording>> parts, Over
     std::vector<std::vector<PartChannel>> channels; // per merged channel
     for (std::size_t p = 0; p < m->m_parts.size(); ++p) {
         const core::RecordingInfo& part = m->m_parts[p]->info();
-        m->m_names.push_back(part.path.empty() ? "part " + std::to_string(p + 1) : part.path);
-        if (!part.timesKnown)
-            return makeError(ErrorCode::Unsupported,
-                             "its times are relative to its start (the level-2 password would give them); merging "
-                             "needs true times",
-                             m->m_names[p]);
+        auto name = mergePartName(part, p, "merging");
+        if (!name) return name.error();
+        m->m_names.push_back(std::move(*name));
         if (std::find(formats.begin(), formats.end(), part.format) == formats.end()) formats.push_back(part.format);
         info.start = p == 0 ? part.start : std::min(info.start, part.start);
         info.end = p == 0 ? part.end : std::max(info.end, part.end);

@@ -33,12 +33,9 @@ StackedRecording::create(std::vector<std::unique_ptr<core::Recording>> parts)
     s->m_parts = std::move(parts);
     for (std::size_t p = 0; p < s->m_parts.size(); ++p) {
         const core::RecordingInfo& part = s->m_parts[p]->info();
-        s->m_names.push_back(part.path.empty() ? "part " + std::to_string(p + 1) : part.path);
-        if (!part.timesKnown)
-            return makeError(ErrorCode::Unsupported,
-                             "its times are relative to its start (the level-2 password would give them); stacking "
-                             "needs true times",
-                             s->m_names[p]);
+        auto name = mergePartName(part, p, "stacking");
+        if (!name) return name.error();
+        s->m_names.push_back(std::move(*name));
         for (std::size_t c = 0; c < part.channels.size(); ++c) s->m_sources.push_back({p, c});
     }
     const std::vector<std::string> names = s->channelNames();

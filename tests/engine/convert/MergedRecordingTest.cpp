@@ -1,6 +1,7 @@
 // A synthetic session split in time (MEF and EDF parts) and merged back reads as the original sample for sample;
 // overlaps, rate and unit mismatches are refused with exact messages; reads and exports of a merge cancel.
 #include "convert/MergedRecording.h"
+#include "convert/StackedRecording.h"
 
 #include "convert/EdfExport.h"
 #include "convert/MefExport.h"
@@ -214,6 +215,34 @@ TEST_F(MergedRecordingTest, MefAndEdfPartsWithAHoleMergeExactly)
         EXPECT_EQ(y.gaps, (std::vector<core::TimeRange>{{holeStart, holeEnd}})) << x.name;
     }
     EXPECT_EQ(compareWithHole(*source, **merged, holeStart, holeEnd, [](std::size_t) { return 1e-9; }), 0u);
+}
+
+// A part whose times are relative to its start cannot be placed on a shared time axis: both modes refuse it,
+// naming it (its path, or "part N" when it has none).
+TEST_F(MergedRecordingTest, APartWithRelativeTimesIsRefusedByBothModes)
+{
+    const auto parts = [] {
+        auto first = std::make_unique<test::MemoryRecording>(), second = std::make_unique<test::MemoryRecording>();
+        first->addChannel("c", 100, kDefaultSynthStart, 1000);
+        first->description.path = "/data/a.edf";
+        second->addChannel("c", 100, kDefaultSynthStart + 20 * kSecond, 1000);
+        second->description.timesKnown = false;
+        std::vector<std::unique_ptr<core::Recording>> both;
+        both.push_back(std::move(first));
+        both.push_back(std::move(second));
+        return both;
+    };
+    const auto merged = MergedRecording::create(parts());
+    ASSERT_FALSE(merged.ok());
+    EXPECT_EQ(merged.error().code, core::ErrorCode::Unsupported);
+    EXPECT_EQ(merged.error().path, "part 2");
+    EXPECT_EQ(merged.error().message,
+              "its times are relative to its start (the level-2 password would give them); merging needs true times");
+    const auto stacked = StackedRecording::create(parts());
+    ASSERT_FALSE(stacked.ok());
+    EXPECT_EQ(stacked.error().path, "part 2");
+    EXPECT_EQ(stacked.error().message,
+              "its times are relative to its start (the level-2 password would give them); stacking needs true times");
 }
 
 // Parts whose grids lie half a step apart (EDF files whose physical range is centred on their data, as many

@@ -9,19 +9,25 @@
 namespace lv::formats::mef3 {
 namespace {
 
-// A snapshot held in memory with one channel frame: one data file and `blocks`.
-SnapshotFrames framesWith(const std::vector<BlockRef>& blocks, double fs)
+// A snapshot held in memory whose one channel frame holds `o`'s bytes.
+SnapshotFrames framesOf(const snapshot::Out& o)
 {
-    snapshot::Out o;
-    snapshot::putStrings(o, {"ch.timd/ch-000000.segd/ch-000000.tdat"});
-    snapshot::putBlocks(o, blocks, fs);
-    snapshot::putByteRanges(o, {});
     SnapshotFrames frames;
     frames.file = "session.lvsnap";
     frames.bytes.resize(ZSTD_compressBound(o.b.size()));
     frames.bytes.resize(ZSTD_compress(frames.bytes.data(), frames.bytes.size(), o.b.data(), o.b.size(), 1));
     frames.channels.push_back({0, frames.bytes.size(), o.b.size()});
     return frames;
+}
+
+// One channel frame: one data file and `blocks`.
+SnapshotFrames framesWith(const std::vector<BlockRef>& blocks, double fs)
+{
+    snapshot::Out o;
+    snapshot::putStrings(o, {"ch.timd/ch-000000.segd/ch-000000.tdat"});
+    snapshot::putBlocks(o, blocks, fs);
+    snapshot::putByteRanges(o, {});
+    return framesOf(o);
 }
 
 BlockRef saneBlock()
@@ -82,12 +88,7 @@ TEST(SnapshotChannelFrame, ExtremeDeltasWrapAndAreRefused)
         o.put<std::uint8_t>(0x01);
     }
     snapshot::putByteRanges(o, {});
-    SnapshotFrames frames;
-    frames.file = "session.lvsnap";
-    frames.bytes.resize(ZSTD_compressBound(o.b.size()));
-    frames.bytes.resize(ZSTD_compress(frames.bytes.data(), frames.bytes.size(), o.b.data(), o.b.size(), 1));
-    frames.channels.push_back({0, frames.bytes.size(), o.b.size()});
-    const auto frame = snapshot::readChannelFrame(frames, 0, 1000.0);
+    const auto frame = snapshot::readChannelFrame(framesOf(o), 0, 1000.0);
     ASSERT_FALSE(frame.ok());
     EXPECT_EQ(frame.error().message, "snapshot channel 0 does not decode");
 }

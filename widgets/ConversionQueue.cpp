@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -27,6 +28,7 @@
 #include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <filesystem>
 
 namespace lv::widgets {
@@ -87,6 +89,8 @@ ConversionQueue::ConversionQueue(QWidget* parent)
     m_startButton = new QPushButton(tr("Start"));
     m_cancelButton = new QPushButton(tr("Cancel"));
     m_retryButton = new QPushButton(tr("Retry"));
+    m_retryButton->setToolTip(
+        tr("Queue the selected failed or cancelled rows again (all of them when none is selected)"));
     m_clearButton = new QPushButton(tr("Clear"));
     m_clearButton->setToolTip(tr("Remove the finished rows"));
     connect(m_startButton, &QPushButton::clicked, this, &ConversionQueue::start);
@@ -190,6 +194,7 @@ bool ConversionQueue::start()
         job.inputs = {m_rows[r].input.toStdString()};
         job.output = m_rows[r].output.toStdString();
         job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+        job.target = m_options;
         jobs.push_back(std::move(job));
         m_runRows.push_back(static_cast<int>(r));
     }
@@ -268,12 +273,29 @@ void ConversionQueue::cancel()
 void ConversionQueue::retry()
 {
     if (m_running) return;
-    for (std::size_t r = 0; r < m_rows.size(); ++r)
-        if (m_rows[r].status == Status::Failed || m_rows[r].status == Status::Cancelled) {
-            m_rows[r] = {m_rows[r].input, m_rows[r].output, {}};
-            showRow(static_cast<int>(r));
+    std::vector<int> rows;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) rows.push_back(index.row());
+    if (rows.empty())
+        for (int r = 0; r < rowCount(); ++r) rows.push_back(r);
+    for (int r : rows) {
+        Row& row = m_rows[static_cast<std::size_t>(r)];
+        if (row.status == Status::Failed || row.status == Status::Cancelled) {
+            row = {row.input, row.output, {}};
+            showRow(r);
         }
+    }
     updateButtons();
+}
+
+void ConversionQueue::selectRow(int row) { m_table->selectRow(row); }
+
+int ConversionQueue::unfinishedCount() const
+{
+    if (!m_running) return 0;
+    return static_cast<int>(std::count_if(m_runRows.begin(), m_runRows.end(), [this](int r) {
+        const Status s = m_rows[static_cast<std::size_t>(r)].status;
+        return s == Status::Queued || s == Status::Running;
+    }));
 }
 
 void ConversionQueue::clearFinished()

@@ -6,6 +6,8 @@
 
 #include "JobTracker.h"
 
+#include "convert/Targets.h"
+
 #include <QElapsedTimer>
 #include <QStringList>
 #include <QThreadPool>
@@ -35,13 +37,18 @@ public:
     void setFormat(const QString& extension); // "mefd", "edf", "bdf", "csv"
     void setOutputFolder(const QString& folder);
     void setSideBySide(int jobs);
+    // The writers' options of the queue's jobs (gap policy, CSV and MEF options), as the Convert dialog sets them.
+    void setTargetOptions(const convert::TargetOptions& options) { m_options = options; }
+    const convert::TargetOptions& targetOptions() const { return m_options; }
     // Finds the recordings under `paths` in the background (as `batch` does), then adds a row for each.
     void addInputs(const QStringList& paths);
     bool start(); // runs the queued rows; false when nothing is queued or a run is going
     void cancel();
-    void retry(); // failed and cancelled rows queued again
+    void retry(); // the selected failed and cancelled rows queued again (all of them when none is selected)
+    void selectRow(int row);
     void clearFinished();
     bool isRunning() const { return m_running; }
+    int unfinishedCount() const; // rows of the current run not ended yet
 
     int rowCount() const;
     Status status(int row) const;
@@ -85,6 +92,7 @@ private:
     std::shared_ptr<std::vector<std::atomic<int>>> m_progress; // per job of the run, in per mille
     std::vector<double> m_startedAt;                           // per job: seconds of the run's clock, -1: not yet
     QElapsedTimer m_clock;
+    convert::TargetOptions m_options;
     bool m_running = false;
 };
 

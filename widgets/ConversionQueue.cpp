@@ -2,6 +2,8 @@
 // and end of each job are posted to the UI thread.
 #include "ConversionQueue.h"
 
+#include "FormatOptions.h"
+
 #include "common/ErrorText.h"
 #include "convert/BatchPlan.h"
 #include "convert/JobQueue.h"
@@ -10,6 +12,8 @@
 
 #include <QComboBox>
 #include <QDesktopServices>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -83,6 +87,11 @@ ConversionQueue::ConversionQueue(QWidget* parent)
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_folder->text());
         if (!dir.isEmpty()) setOutputFolder(dir);
     });
+    auto* options = new QPushButton(tr("Options..."));
+    options->setObjectName("queueOptions");
+    options->setToolTip(tr("The format's options (gaps, CSV time and delimiter, MEF block length and passwords), "
+                           "as in the Convert dialog"));
+    connect(options, &QPushButton::clicked, this, &ConversionQueue::openOptions);
     auto* add = new QPushButton(tr("Add..."));
     connect(add, &QPushButton::clicked, this,
             [this] { addInputs(QFileDialog::getOpenFileNames(this, tr("Add recordings"))); });
@@ -102,6 +111,7 @@ ConversionQueue::ConversionQueue(QWidget* parent)
     top->addWidget(m_format);
     top->addWidget(m_folder, 1);
     top->addWidget(browse);
+    top->addWidget(options);
     top->addWidget(new QLabel(tr("Side by side:")));
     top->addWidget(m_sideBySide);
     auto* buttons = new QHBoxLayout;
@@ -130,8 +140,15 @@ ConversionQueue::ConversionQueue(QWidget* parent)
             showRow(m_runRows[j]);
         }
     });
-    connect(m_format, &QComboBox::currentIndexChanged, this,
-            [this] { QSettings().setValue("queue/format", m_format->currentData()); });
+    const auto formatChanged = [this] { // that format's remembered options (the passwords kept)
+        const QString ext = m_format->currentData().toString();
+        QSettings s;
+        s.setValue("queue/format", ext);
+        s.beginGroup("queue/" + ext);
+        m_options = FormatOptions::loadOptions(s, m_options);
+    };
+    connect(m_format, &QComboBox::currentIndexChanged, this, formatChanged);
+    formatChanged();
     connect(m_sideBySide, &QSpinBox::valueChanged, this, [](int n) { QSettings().setValue("queue/jobs", n); });
     updateButtons();
 }
@@ -152,6 +169,39 @@ void ConversionQueue::setOutputFolder(const QString& folder)
 {
     m_folder->setText(folder);
     QSettings().setValue("queue/folder", folder);
+}
+
+QDialog* ConversionQueue::openOptions()
+{
+    const QString ext = m_format->currentData().toString();
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Queue Options: %1").arg(m_format->currentText()));
+    auto* options = new FormatOptions;
+    options->setFormat(ext);
+    options->setTargetOptions(m_options);
+    options->setPasswords(QString::fromStdString(m_options.level1Password),
+                          QString::fromStdString(m_options.level2Password));
+    auto* problem = new QLabel;
+    problem->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(options);
+    layout->addWidget(problem);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, options, problem, ext] {
+        const auto chosen = options->targetOptions(ext, m_options);
+        if (!chosen) return problem->setText(QString::fromStdString(chosen.error().message));
+        m_options = *chosen;
+        QSettings s;
+        s.beginGroup("queue/" + ext);
+        FormatOptions::saveOptions(s, ext, m_options);
+        dialog->accept();
+    });
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
 }
 
 void ConversionQueue::setSideBySide(int jobs) { m_sideBySide->setValue(jobs); }

@@ -17,6 +17,7 @@
 #include <vector>
 
 class QComboBox;
+class QDialog;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -40,6 +41,9 @@ public:
     // The writers' options of the queue's jobs (gap policy, CSV and MEF options), as the Convert dialog sets them.
     void setTargetOptions(const convert::TargetOptions& options) { m_options = options; }
     const convert::TargetOptions& targetOptions() const { return m_options; }
+    // Options...: the Convert dialog's option pages for the queue's format (window-modal, opened, not waited for);
+    // OK sets the queue's options (remembered per format, passwords never).
+    QDialog* openOptions();
     // Finds the recordings under `paths` in the background (as `batch` does), then adds a row for each.
     void addInputs(const QStringList& paths);
     bool start(); // runs the queued rows; false when nothing is queued or a run is going

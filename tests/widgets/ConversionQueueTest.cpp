@@ -7,6 +7,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
@@ -241,6 +245,39 @@ private slots:
         QVERIFY(done.wait(120000));
         QVERIFY2(q.status(2) == ConversionQueue::Status::Done, qPrintable(q.message(2)));
         QVERIFY(QFileInfo::exists(q.output(2)));
+    }
+
+    void optionsApplyAsBatchOptions() // the options dialog's CSV delimiter and decimal comma reach the jobs
+    {
+        ConversionQueue q;
+        q.setFormat("csv");
+        q.setOutputFolder(m_dir.filePath("csv-gui"));
+        QDialog* dialog = q.openOptions();
+        auto* delimiter = dialog->findChild<QComboBox*>("delimiter");
+        auto* decimalComma = dialog->findChild<QCheckBox*>("decimalComma");
+        QVERIFY(delimiter && decimalComma && delimiter->isVisible());
+        decimalComma->setChecked(true); // switches the delimiter to ';'
+        QCOMPARE(delimiter->currentData().toString(), QString(";"));
+        delimiter->setCurrentIndex(delimiter->findData(QString("\t")));
+        QMetaObject::invokeMethod(dialog->findChild<QDialogButtonBox*>(), "accepted");
+        QCOMPARE(q.targetOptions().csvDelimiter, '\t');
+        QVERIFY(q.targetOptions().csvDecimalComma);
+        QSignalSpy added(&q, &ConversionQueue::inputsAdded);
+        q.addInputs({m_dir.filePath("in")});
+        QVERIFY(added.wait(60000));
+        QSignalSpy done(&q, &ConversionQueue::runFinished);
+        QVERIFY(q.start());
+        QVERIFY(done.wait(120000));
+        for (int r = 0; r < q.rowCount(); ++r)
+            QVERIFY2(q.status(r) == ConversionQueue::Status::Done, qPrintable(q.message(r)));
+        const QString failed = cli({"batch", "--to", "csv", "--delimiter", "tab", "--decimal-comma", "--out",
+                                    m_dir.filePath("csv-cli"), m_dir.filePath("in")});
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        const auto want = filesOf(m_dir.filePath("csv-cli")), got = filesOf(m_dir.filePath("csv-gui"));
+        QVERIFY(want.size() >= 2);
+        QCOMPARE(got.keys(), want.keys());
+        for (const QString& file : want.keys()) QVERIFY2(got[file] == want[file], qPrintable(file));
+        QVERIFY(want.first().contains('\t'));
     }
 
     void viewMenuShowsTheDock()

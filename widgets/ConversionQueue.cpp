@@ -3,6 +3,7 @@
 #include "ConversionQueue.h"
 
 #include "FormatOptions.h"
+#include "ProgressDelegate.h"
 
 #include "common/ErrorText.h"
 #include "convert/BatchPlan.h"
@@ -27,6 +28,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStyle>
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
@@ -120,6 +122,10 @@ ConversionQueue::ConversionQueue(QWidget* parent)
     m_table->setHorizontalHeaderLabels(
         {tr("Input"), tr("Target"), tr("Status"), tr("Progress"), tr("Elapsed"), tr("Output")});
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setItemDelegateForColumn(ProgressColumn, new ProgressDelegate(m_table));
+    for (int c : {TargetColumn, StatusColumn, ElapsedColumn})
+        m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->resizeSection(ProgressColumn, 110);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -227,6 +233,7 @@ void ConversionQueue::addInputs(const QStringList& paths)
                 m_table->insertRow(m_table->rowCount());
                 showRow(static_cast<int>(m_rows.size()) - 1);
             }
+            m_table->resizeColumnToContents(InputColumn);
             m_status->setText(tr("%1 recording(s) added").arg(plan->size()));
             updateButtons();
             emit inputsAdded(static_cast<int>(plan->size()));
@@ -370,19 +377,25 @@ QString ConversionQueue::message(int row) const { return m_rows.at(static_cast<s
 void ConversionQueue::showRow(int r)
 {
     const Row& row = m_rows[static_cast<std::size_t>(r)];
+    const bool failed = row.status == Status::Failed;
     const auto set = [&](int column, const QString& text, const QString& tip = {}) {
         auto* item = m_table->item(r, column);
         if (!item) m_table->setItem(r, column, item = new QTableWidgetItem);
         item->setText(text);
         item->setToolTip(tip.isEmpty() ? text : tip);
+        item->setData(Qt::ForegroundRole, failed ? QVariant(QColor(0xc6, 0x28, 0x28)) : QVariant());
+        return item;
     };
     set(InputColumn, QFileInfo(row.input).fileName(), row.input);
     set(TargetColumn, QFileInfo(row.output).suffix());
-    set(StatusColumn, statusText(row.status), row.error);
-    set(ProgressColumn, row.status == Status::Queued ? QString() : QString("%1 %").arg(row.percent));
-    set(ElapsedColumn,
-        row.status == Status::Queued ? QString() : QString("%1 s").arg(row.elapsed, 0, 'f', row.elapsed < 10 ? 2 : 0));
-    set(OutputColumn, row.status == Status::Failed ? row.error : row.output);
+    QTableWidgetItem* status = set(StatusColumn, statusText(row.status), row.error);
+    status->setIcon(failed ? style()->standardIcon(QStyle::SP_MessageBoxCritical) : QIcon());
+    const bool bar = row.status == Status::Running || row.status == Status::Done;
+    set(ProgressColumn, {})->setData(Qt::UserRole, bar ? QVariant(row.percent) : QVariant()); // ProgressDelegate
+    const QString elapsed = row.elapsed < 1 ? QString("%1 ms").arg(qRound(row.elapsed * 1000))
+                                            : QString("%1 s").arg(row.elapsed, 0, 'f', row.elapsed < 10 ? 2 : 0);
+    set(ElapsedColumn, row.status == Status::Queued ? QString() : elapsed);
+    set(OutputColumn, failed ? row.error : row.output);
 }
 
 void ConversionQueue::updateButtons()

@@ -3,6 +3,7 @@
 // on the dock and Ctrl+drops on the window add rows; closing the window with jobs running asks first.
 #include "ConversionQueue.h"
 #include "MainWindow.h"
+#include "ProgressDelegate.h"
 #include "WidgetTestSupport.h"
 
 #include <QAction>
@@ -20,6 +21,7 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
@@ -221,6 +223,10 @@ private slots:
             QVERIFY2(q.status(r) == ConversionQueue::Status::Done, qPrintable(q.message(r)));
         }
         QCOMPARE(q.status(2), ConversionQueue::Status::Failed);
+        auto* table = q.findChild<QTableWidget*>();
+        QVERIFY(qobject_cast<ProgressDelegate*>(table->itemDelegateForColumn(3))); // the progress column: bars
+        QCOMPARE(table->item(0, 3)->data(Qt::UserRole).toInt(), 100);
+        QVERIFY(!table->item(2, 3)->data(Qt::UserRole).isValid()); // a failed row: no bar
         QVERIFY2(q.message(2).contains("r3.edf"), qPrintable(q.message(2)));
         QVERIFY(!QFileInfo::exists(q.output(2)));
         if (!qEnvironmentVariableIsEmpty("LONGVIEW_SHOT_DIR")) { // the failed row, for review

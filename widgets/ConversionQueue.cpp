@@ -99,6 +99,8 @@ ConversionQueue::ConversionQueue(QWidget* parent)
             [this] { addInputs(QFileDialog::getOpenFileNames(this, tr("Add recordings"))); });
     m_startButton = new QPushButton(tr("Start"));
     m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setToolTip(
+        tr("Cancel the selected rows (all of them when none is selected); cancelled conversions leave nothing"));
     m_retryButton = new QPushButton(tr("Retry"));
     m_retryButton->setToolTip(
         tr("Queue the selected failed or cancelled rows again (all of them when none is selected)"));
@@ -161,6 +163,8 @@ ConversionQueue::ConversionQueue(QWidget* parent)
 
 ConversionQueue::~ConversionQueue()
 {
+    if (m_jobCancel)
+        for (core::CancelToken& t : *m_jobCancel) t.cancel(); // running jobs watch their own tokens
     m_jobs.stop();
     m_pool.waitForDone();
 }
@@ -258,13 +262,16 @@ bool ConversionQueue::start()
     if (jobs.empty()) return false;
     m_running = true;
     m_progress = std::make_shared<std::vector<std::atomic<int>>>(jobs.size());
+    m_jobCancel = std::make_shared<std::vector<core::CancelToken>>(jobs.size());
     m_startedAt.assign(jobs.size(), 0.0);
     m_clock.start();
     const convert::QueueOptions options{static_cast<std::size_t>(m_sideBySide->value()),
                                         static_cast<std::size_t>(QThread::idealThreadCount()), nullptr, 0, nullptr};
-    m_jobs.start(0, [this, jobs = std::move(jobs), options, progress = m_progress](const Job& job) mutable {
+    m_jobs.start(0, [this, jobs = std::move(jobs), options, progress = m_progress,
+                     tokens = m_jobCancel](const Job& job) mutable {
         convert::QueueOptions o = options;
         o.cancel = &job.cancelToken();
+        o.jobCancel = tokens.get();
         for (const convert::ConvertJob& j :
              jobs) { // as batch does: an output's folder is made (a failure is its job's)
             std::error_code ec;
@@ -324,7 +331,24 @@ bool ConversionQueue::start()
 
 void ConversionQueue::cancel()
 {
-    if (m_running) m_jobs.cancel(0);
+    if (!m_running) return;
+    bool some = false;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
+        const Status s = m_rows[static_cast<std::size_t>(index.row())].status;
+        if (s != Status::Running && s != Status::Queued) continue;
+        cancelRow(index.row());
+        some = true;
+    }
+    if (some) return;
+    for (core::CancelToken& t : *m_jobCancel) t.cancel(); // the running jobs watch their own tokens
+    m_jobs.cancel(0);                                     // and none starts
+}
+
+void ConversionQueue::cancelRow(int row)
+{
+    if (!m_running) return;
+    const auto j = std::find(m_runRows.begin(), m_runRows.end(), row);
+    if (j != m_runRows.end()) (*m_jobCancel)[static_cast<std::size_t>(j - m_runRows.begin())].cancel();
 }
 
 void ConversionQueue::retry()

@@ -46,9 +46,10 @@ public:
     QDialog* openOptions();
     // Finds the recordings under `paths` in the background (as `batch` does), then adds a row for each.
     void addInputs(const QStringList& paths);
-    bool start(); // runs the queued rows; false when nothing is queued or a run is going
-    void cancel();
-    void retry(); // the selected failed and cancelled rows queued again (all of them when none is selected)
+    bool start();            // runs the queued rows; false when nothing is queued or a run is going
+    void cancel();           // the selected rows of the run (all of them when none of them is selected)
+    void cancelRow(int row); // a running or waiting row alone; the others go on
+    void retry();            // the selected failed and cancelled rows queued again (all of them when none is selected)
     void selectRow(int row);
     void clearFinished();
     bool isRunning() const { return m_running; }
@@ -92,9 +93,10 @@ private:
     QLabel* m_status;
     QTimer* m_poll;
     std::vector<Row> m_rows;
-    std::vector<int> m_runRows;                                // rows of the current run, by job index
-    std::shared_ptr<std::vector<std::atomic<int>>> m_progress; // per job of the run, in per mille
-    std::vector<double> m_startedAt;                           // per job: seconds of the run's clock, -1: not yet
+    std::vector<int> m_runRows;                                  // rows of the current run, by job index
+    std::shared_ptr<std::vector<std::atomic<int>>> m_progress;   // per job of the run, in per mille
+    std::shared_ptr<std::vector<core::CancelToken>> m_jobCancel; // per job of the run
+    std::vector<double> m_startedAt;                             // per job: seconds of the run's clock, -1: not yet
     QElapsedTimer m_clock;
     convert::TargetOptions m_options;
     bool m_running = false;

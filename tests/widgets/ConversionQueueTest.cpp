@@ -144,6 +144,29 @@ private slots:
         QCOMPARE(q.rowCount(), 1);
     }
 
+    void aRunningRowIsCancelledAlone()
+    {
+        ConversionQueue q;
+        q.setFormat("csv");
+        q.setOutputFolder(m_dir.filePath("one-cancelled"));
+        q.setSideBySide(2);
+        QSignalSpy added(&q, &ConversionQueue::inputsAdded);
+        q.addInputs({m_big, m_dir.filePath("in/sub/b.edf")});
+        QVERIFY(added.wait(60000));
+        QCOMPARE(q.rowCount(), 2);
+        const int big = q.output(0).endsWith("synth.csv") ? 0 : 1, small = 1 - big;
+        QSignalSpy done(&q, &ConversionQueue::runFinished);
+        QVERIFY(q.start());
+        QTRY_VERIFY_WITH_TIMEOUT(q.status(big) == ConversionQueue::Status::Running, 20000);
+        q.selectRow(big);
+        q.cancel(); // the selected row only
+        QVERIFY(done.wait(120000));
+        QCOMPARE(q.status(big), ConversionQueue::Status::Cancelled);
+        QVERIFY2(q.status(small) == ConversionQueue::Status::Done, qPrintable(q.message(small)));
+        QVERIFY(QFileInfo::exists(q.output(small)));
+        QCOMPARE(filesOf(m_dir.filePath("one-cancelled")).keys().filter("synth"), QStringList()); // nothing left
+    }
+
     void dropsOnTheDockAndCtrlDropsOnTheWindow()
     {
         MainWindow w;

@@ -309,6 +309,34 @@ private slots:
         QVERIFY(want.first().contains('\t'));
     }
 
+    void aDoneRowOpensInTheViewerOnDoubleClick()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.findChild<QAction*>("conversionQueue")->trigger();
+        ConversionQueue* q = w.queue();
+        q->setFormat("edf");
+        q->setOutputFolder(m_dir.filePath("opened"));
+        QSignalSpy added(q, &ConversionQueue::inputsAdded);
+        q->addInputs({m_dir.filePath("in/sub/b.edf")});
+        QVERIFY(added.wait(60000));
+        auto* table = q->findChild<QTableWidget*>();
+        const QPoint cell = table->visualItemRect(table->item(0, 0)).center();
+        QSignalSpy opened(&w, &MainWindow::recordingOpened);
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell); // queued, not done: nothing opens
+        QTest::qWait(200);
+        QCOMPARE(opened.count(), 0);
+        QSignalSpy done(q, &ConversionQueue::runFinished);
+        QVERIFY(q->start());
+        QVERIFY(done.wait(120000));
+        QCOMPARE(q->status(0), ConversionQueue::Status::Done);
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell);
+        QVERIFY(opened.wait(20000));
+        QVERIFY2(w.windowTitle().startsWith("b.edf"), qPrintable(w.windowTitle()));
+        QCOMPARE(QFileInfo(w.recentFiles().value(0)).canonicalFilePath(), QFileInfo(q->output(0)).canonicalFilePath());
+    }
+
     void viewMenuShowsTheDock()
     {
         MainWindow w;

@@ -272,9 +272,14 @@ bool ConversionQueue::start()
         convert::QueueOptions o = options;
         o.cancel = &job.cancelToken();
         o.jobCancel = tokens.get();
-        for (const convert::ConvertJob& j :
-             jobs) { // as batch does: an output's folder is made (a failure is its job's)
+        // As batch does, the outputs' folders are made first (a failure is its job's); those this run made go
+        // again at its end if they are empty (cancelled and failed jobs leave nothing).
+        std::vector<std::filesystem::path> made;
+        for (const convert::ConvertJob& j : jobs) {
             std::error_code ec;
+            for (auto p = std::filesystem::path(j.output).parent_path(); !p.empty() && !std::filesystem::exists(p, ec);
+                 p = p.parent_path())
+                made.push_back(p);
             std::filesystem::create_directories(std::filesystem::path(j.output).parent_path(), ec);
         }
         convert::QueueEvents events;
@@ -302,6 +307,11 @@ bool ConversionQueue::start()
             });
         };
         const std::vector<convert::JobResult> results = convert::runJobs(jobs, o, events);
+        std::sort(made.begin(), made.end(), [](const auto& a, const auto& b) { return a.native() > b.native(); });
+        for (const std::filesystem::path& p : made) { // deepest first; a folder with anything in it stays
+            std::error_code ec;
+            std::filesystem::remove(p, ec);
+        }
         std::vector<bool> notStarted; // cancelled before they started: no finished event came
         for (const convert::JobResult& r : results)
             notStarted.push_back(!r.ok && r.error.code == core::ErrorCode::Cancelled && r.seconds == 0);

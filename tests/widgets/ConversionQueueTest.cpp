@@ -136,8 +136,7 @@ private slots:
         QVERIFY(done.wait(120000));
         QCOMPARE(q.status(0), ConversionQueue::Status::Cancelled);
         QVERIFY(!QFileInfo::exists(q.output(0)));
-        QVERIFY(!QDir(m_dir.filePath("cancelled")).exists() ||
-                QDir(m_dir.filePath("cancelled")).entryList(QDir::Files | QDir::NoDotAndDotDot).isEmpty());
+        QVERIFY(!QDir(m_dir.filePath("cancelled")).exists()); // not even the folder the run made
         q.retry();
         QCOMPARE(q.status(0), ConversionQueue::Status::Queued);
         q.clearFinished(); // a queued row stays

@@ -19,6 +19,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -195,8 +196,10 @@ QDialog* ConversionQueue::openOptions()
     auto* problem = new QLabel;
     problem->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto* box = new QGroupBox(tr("Format options (.%1), for every row of the queue").arg(ext));
+    (new QVBoxLayout(box))->addWidget(options);
     auto* layout = new QVBoxLayout(dialog);
-    layout->addWidget(options);
+    layout->addWidget(box);
     layout->addWidget(problem);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
@@ -209,6 +212,7 @@ QDialog* ConversionQueue::openOptions()
         FormatOptions::saveOptions(s, ext, m_options);
         dialog->accept();
     });
+    dialog->adjustSize();
     dialog->setWindowModality(Qt::WindowModal);
     dialog->open();
     return dialog;

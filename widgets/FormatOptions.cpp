@@ -111,6 +111,10 @@ FormatOptions::FormatOptions(QWidget* parent) : QStackedWidget(parent)
 void FormatOptions::setFormat(const QString& extension)
 {
     setCurrentIndex(extension == "mefd" ? 0 : extension == "csv" ? 2 : 1);
+    for (int i = 0; i < count(); ++i) // sized by the page shown, not by the largest one
+        widget(i)->setSizePolicy(i == currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                                 i == currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    updateGeometry();
 }
 
 core::Result<convert::TargetOptions> FormatOptions::targetOptions(const QString& extension,

@@ -287,6 +287,7 @@ private slots:
         decimalComma->setChecked(true); // switches the delimiter to ';'
         QCOMPARE(delimiter->currentData().toString(), QString(";"));
         delimiter->setCurrentIndex(delimiter->findData(QString("\t")));
+        lv::test::saveShot(*dialog, "queue-options.png");
         QMetaObject::invokeMethod(dialog->findChild<QDialogButtonBox*>(), "accepted");
         QCOMPARE(q.targetOptions().csvDelimiter, '\t');
         QVERIFY(q.targetOptions().csvDecimalComma);

@@ -1,7 +1,8 @@
-// View > Conversion Queue: recordings dropped or added (files or folders, found as `longview-cli batch` finds
-// them) become rows (input, target, status, progress, elapsed, output) converted side by side by the engine's
-// queue (convert::runJobs: within the memory budget) on a JobTracker job; Cancel, Retry, Clear; a double-click
-// opens a row's output in the viewer (a CSV's folder in the file manager).
+// View > Conversion Queue: recordings dropped on it, Ctrl+dropped on the window or added (files or folders, found
+// as `longview-cli batch` finds them) become rows (input, target, status, progress bar, elapsed, output) converted
+// side by side by the engine's queue (convert::runJobs: within the memory budget, one cancel token per job) on a
+// JobTracker job, with the Convert dialog's format options; Cancel and Retry (the selected rows), Clear; a
+// double-click opens a row's output in the viewer (a CSV's folder in the file manager).
 #pragma once
 
 #include "JobTracker.h"

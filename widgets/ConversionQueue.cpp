@@ -353,7 +353,12 @@ void ConversionQueue::cancel()
         cancelRow(index.row());
         some = true;
     }
-    if (some) return;
+    if (!some) cancelAll();
+}
+
+void ConversionQueue::cancelAll()
+{
+    if (!m_running) return;
     for (core::CancelToken& t : *m_jobCancel) t.cancel(); // the running jobs watch their own tokens
     m_jobs.cancel(0);                                     // and none starts
 }

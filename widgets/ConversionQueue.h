@@ -50,6 +50,7 @@ public:
     bool start();            // runs the queued rows; false when nothing is queued or a run is going
     void cancel();           // the selected rows of the run (all of them when none of them is selected)
     void cancelRow(int row); // a running or waiting row alone; the others go on
+    void cancelAll();        // every row of the run (closing the window)
     void retry();            // the selected failed and cancelled rows queued again (all of them when none is selected)
     void selectRow(int row);
     void clearFinished();

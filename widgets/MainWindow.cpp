@@ -498,7 +498,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         if (!cancel) return;
         m_closeAfterQueue = true;
         connect(m_queue, &ConversionQueue::runFinished, this, &QWidget::close, Qt::QueuedConnection);
-        m_queue->cancel();
+        m_queue->cancelAll();
         return;
     }
     QSettings settings;

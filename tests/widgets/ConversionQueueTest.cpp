@@ -197,15 +197,18 @@ private slots:
         q->setFormat("csv");
         q->setOutputFolder(out.path());
         QSignalSpy added(q, &ConversionQueue::inputsAdded);
-        q->addInputs({m_big});
+        q->setSideBySide(1);
+        q->addInputs({m_big, m_dir.filePath("in/sub/b.edf")});
         QVERIFY(added.wait(60000));
+        QCOMPARE(q->rowCount(), 2);
         QSignalSpy done(q, &ConversionQueue::runFinished);
         QVERIFY(q->start());
+        q->selectRow(1); // a selection does not narrow what closing cancels
         int asked = 0, running = 0;
         w.setCloseQuestion([&](int n) { return ++asked, running = n, false; }); // keep running
         QVERIFY(!w.close());
         QCOMPARE(asked, 1);
-        QCOMPARE(running, 1);
+        QCOMPARE(running, 2);
         QVERIFY(w.isVisible() && q->isRunning());
         w.setCloseQuestion([&](int) { return ++asked, true; }); // cancel them and close
         QVERIFY(!w.close());                                    // the window closes once the jobs have ended
@@ -213,6 +216,7 @@ private slots:
         QVERIFY(done.wait(120000));
         QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), 10000);
         QCOMPARE(q->status(0), ConversionQueue::Status::Cancelled);
+        QCOMPARE(q->status(1), ConversionQueue::Status::Cancelled);
         QCOMPARE(filesOf(out.path()).keys(), QStringList()); // no output, no temporary
     }
 

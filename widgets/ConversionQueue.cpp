@@ -2,6 +2,9 @@
 // and end of each job are posted to the UI thread.
 #include "ConversionQueue.h"
 
+#include "FormatOptions.h"
+#include "ProgressDelegate.h"
+
 #include "common/ErrorText.h"
 #include "convert/BatchPlan.h"
 #include "convert/JobQueue.h"
@@ -10,23 +13,29 @@
 
 #include <QComboBox>
 #include <QDesktopServices>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStyle>
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <filesystem>
 
 namespace lv::widgets {
@@ -81,12 +90,21 @@ ConversionQueue::ConversionQueue(QWidget* parent)
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_folder->text());
         if (!dir.isEmpty()) setOutputFolder(dir);
     });
+    auto* options = new QPushButton(tr("Options..."));
+    options->setObjectName("queueOptions");
+    options->setToolTip(tr("The format's options (gaps, CSV time and delimiter, MEF block length and passwords), "
+                           "as in the Convert dialog"));
+    connect(options, &QPushButton::clicked, this, &ConversionQueue::openOptions);
     auto* add = new QPushButton(tr("Add..."));
     connect(add, &QPushButton::clicked, this,
             [this] { addInputs(QFileDialog::getOpenFileNames(this, tr("Add recordings"))); });
     m_startButton = new QPushButton(tr("Start"));
     m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setToolTip(
+        tr("Cancel the selected rows (all of them when none is selected); cancelled conversions leave nothing"));
     m_retryButton = new QPushButton(tr("Retry"));
+    m_retryButton->setToolTip(
+        tr("Queue the selected failed or cancelled rows again (all of them when none is selected)"));
     m_clearButton = new QPushButton(tr("Clear"));
     m_clearButton->setToolTip(tr("Remove the finished rows"));
     connect(m_startButton, &QPushButton::clicked, this, &ConversionQueue::start);
@@ -98,6 +116,7 @@ ConversionQueue::ConversionQueue(QWidget* parent)
     top->addWidget(m_format);
     top->addWidget(m_folder, 1);
     top->addWidget(browse);
+    top->addWidget(options);
     top->addWidget(new QLabel(tr("Side by side:")));
     top->addWidget(m_sideBySide);
     auto* buttons = new QHBoxLayout;
@@ -106,6 +125,10 @@ ConversionQueue::ConversionQueue(QWidget* parent)
     m_table->setHorizontalHeaderLabels(
         {tr("Input"), tr("Target"), tr("Status"), tr("Progress"), tr("Elapsed"), tr("Output")});
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setItemDelegateForColumn(ProgressColumn, new ProgressDelegate(m_table));
+    for (int c : {TargetColumn, StatusColumn, ElapsedColumn})
+        m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->resizeSection(ProgressColumn, 110);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -126,14 +149,23 @@ ConversionQueue::ConversionQueue(QWidget* parent)
             showRow(m_runRows[j]);
         }
     });
-    connect(m_format, &QComboBox::currentIndexChanged, this,
-            [this] { QSettings().setValue("queue/format", m_format->currentData()); });
+    const auto formatChanged = [this] { // that format's remembered options (the passwords kept)
+        const QString ext = m_format->currentData().toString();
+        QSettings s;
+        s.setValue("queue/format", ext);
+        s.beginGroup("queue/" + ext);
+        m_options = FormatOptions::loadOptions(s, m_options);
+    };
+    connect(m_format, &QComboBox::currentIndexChanged, this, formatChanged);
+    formatChanged();
     connect(m_sideBySide, &QSpinBox::valueChanged, this, [](int n) { QSettings().setValue("queue/jobs", n); });
     updateButtons();
 }
 
 ConversionQueue::~ConversionQueue()
 {
+    if (m_jobCancel)
+        for (core::CancelToken& t : *m_jobCancel) t.cancel(); // running jobs watch their own tokens
     m_jobs.stop();
     m_pool.waitForDone();
 }
@@ -148,6 +180,42 @@ void ConversionQueue::setOutputFolder(const QString& folder)
 {
     m_folder->setText(folder);
     QSettings().setValue("queue/folder", folder);
+}
+
+QDialog* ConversionQueue::openOptions()
+{
+    const QString ext = m_format->currentData().toString();
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Queue Options: %1").arg(m_format->currentText()));
+    auto* options = new FormatOptions;
+    options->setFormat(ext);
+    options->setTargetOptions(m_options);
+    options->setPasswords(QString::fromStdString(m_options.level1Password),
+                          QString::fromStdString(m_options.level2Password));
+    auto* problem = new QLabel;
+    problem->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto* box = new QGroupBox(tr("Format options (.%1), for every row of the queue").arg(ext));
+    (new QVBoxLayout(box))->addWidget(options);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(box);
+    layout->addWidget(problem);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, options, problem, ext] {
+        const auto chosen = options->targetOptions(ext, m_options);
+        if (!chosen) return problem->setText(QString::fromStdString(chosen.error().message));
+        m_options = *chosen;
+        QSettings s;
+        s.beginGroup("queue/" + ext);
+        FormatOptions::saveOptions(s, ext, m_options);
+        dialog->accept();
+    });
+    dialog->adjustSize();
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
 }
 
 void ConversionQueue::setSideBySide(int jobs) { m_sideBySide->setValue(jobs); }
@@ -173,6 +241,7 @@ void ConversionQueue::addInputs(const QStringList& paths)
                 m_table->insertRow(m_table->rowCount());
                 showRow(static_cast<int>(m_rows.size()) - 1);
             }
+            m_table->resizeColumnToContents(InputColumn);
             m_status->setText(tr("%1 recording(s) added").arg(plan->size()));
             updateButtons();
             emit inputsAdded(static_cast<int>(plan->size()));
@@ -190,22 +259,31 @@ bool ConversionQueue::start()
         job.inputs = {m_rows[r].input.toStdString()};
         job.output = m_rows[r].output.toStdString();
         job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+        job.target = m_options;
         jobs.push_back(std::move(job));
         m_runRows.push_back(static_cast<int>(r));
     }
     if (jobs.empty()) return false;
     m_running = true;
     m_progress = std::make_shared<std::vector<std::atomic<int>>>(jobs.size());
+    m_jobCancel = std::make_shared<std::vector<core::CancelToken>>(jobs.size());
     m_startedAt.assign(jobs.size(), 0.0);
     m_clock.start();
     const convert::QueueOptions options{static_cast<std::size_t>(m_sideBySide->value()),
                                         static_cast<std::size_t>(QThread::idealThreadCount()), nullptr, 0, nullptr};
-    m_jobs.start(0, [this, jobs = std::move(jobs), options, progress = m_progress](const Job& job) mutable {
+    m_jobs.start(0, [this, jobs = std::move(jobs), options, progress = m_progress,
+                     tokens = m_jobCancel](const Job& job) mutable {
         convert::QueueOptions o = options;
         o.cancel = &job.cancelToken();
-        for (const convert::ConvertJob& j :
-             jobs) { // as batch does: an output's folder is made (a failure is its job's)
+        o.jobCancel = tokens.get();
+        // As batch does, the outputs' folders are made first (a failure is its job's); those this run made go
+        // again at its end if they are empty (cancelled and failed jobs leave nothing).
+        std::vector<std::filesystem::path> made;
+        for (const convert::ConvertJob& j : jobs) {
             std::error_code ec;
+            for (auto p = std::filesystem::path(j.output).parent_path(); !p.empty() && !std::filesystem::exists(p, ec);
+                 p = p.parent_path())
+                made.push_back(p);
             std::filesystem::create_directories(std::filesystem::path(j.output).parent_path(), ec);
         }
         convert::QueueEvents events;
@@ -233,6 +311,11 @@ bool ConversionQueue::start()
             });
         };
         const std::vector<convert::JobResult> results = convert::runJobs(jobs, o, events);
+        std::sort(made.begin(), made.end(), [](const auto& a, const auto& b) { return a.native() > b.native(); });
+        for (const std::filesystem::path& p : made) { // deepest first; a folder with anything in it stays
+            std::error_code ec;
+            std::filesystem::remove(p, ec);
+        }
         std::vector<bool> notStarted; // cancelled before they started: no finished event came
         for (const convert::JobResult& r : results)
             notStarted.push_back(!r.ok && r.error.code == core::ErrorCode::Cancelled && r.seconds == 0);
@@ -262,18 +345,57 @@ bool ConversionQueue::start()
 
 void ConversionQueue::cancel()
 {
-    if (m_running) m_jobs.cancel(0);
+    if (!m_running) return;
+    bool some = false;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
+        const Status s = m_rows[static_cast<std::size_t>(index.row())].status;
+        if (s != Status::Running && s != Status::Queued) continue;
+        cancelRow(index.row());
+        some = true;
+    }
+    if (!some) cancelAll();
+}
+
+void ConversionQueue::cancelAll()
+{
+    if (!m_running) return;
+    for (core::CancelToken& t : *m_jobCancel) t.cancel(); // the running jobs watch their own tokens
+    m_jobs.cancel(0);                                     // and none starts
+}
+
+void ConversionQueue::cancelRow(int row)
+{
+    if (!m_running) return;
+    const auto j = std::find(m_runRows.begin(), m_runRows.end(), row);
+    if (j != m_runRows.end()) (*m_jobCancel)[static_cast<std::size_t>(j - m_runRows.begin())].cancel();
 }
 
 void ConversionQueue::retry()
 {
     if (m_running) return;
-    for (std::size_t r = 0; r < m_rows.size(); ++r)
-        if (m_rows[r].status == Status::Failed || m_rows[r].status == Status::Cancelled) {
-            m_rows[r] = {m_rows[r].input, m_rows[r].output, {}};
-            showRow(static_cast<int>(r));
+    std::vector<int> rows;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) rows.push_back(index.row());
+    if (rows.empty())
+        for (int r = 0; r < rowCount(); ++r) rows.push_back(r);
+    for (int r : rows) {
+        Row& row = m_rows[static_cast<std::size_t>(r)];
+        if (row.status == Status::Failed || row.status == Status::Cancelled) {
+            row = {row.input, row.output, {}};
+            showRow(r);
         }
+    }
     updateButtons();
+}
+
+void ConversionQueue::selectRow(int row) { m_table->selectRow(row); }
+
+int ConversionQueue::unfinishedCount() const
+{
+    if (!m_running) return 0;
+    return static_cast<int>(std::count_if(m_runRows.begin(), m_runRows.end(), [this](int r) {
+        const Status s = m_rows[static_cast<std::size_t>(r)].status;
+        return s == Status::Queued || s == Status::Running;
+    }));
 }
 
 void ConversionQueue::clearFinished()
@@ -298,19 +420,25 @@ QString ConversionQueue::message(int row) const { return m_rows.at(static_cast<s
 void ConversionQueue::showRow(int r)
 {
     const Row& row = m_rows[static_cast<std::size_t>(r)];
+    const bool failed = row.status == Status::Failed;
     const auto set = [&](int column, const QString& text, const QString& tip = {}) {
         auto* item = m_table->item(r, column);
         if (!item) m_table->setItem(r, column, item = new QTableWidgetItem);
         item->setText(text);
         item->setToolTip(tip.isEmpty() ? text : tip);
+        item->setData(Qt::ForegroundRole, failed ? QVariant(QColor(0xc6, 0x28, 0x28)) : QVariant());
+        return item;
     };
     set(InputColumn, QFileInfo(row.input).fileName(), row.input);
     set(TargetColumn, QFileInfo(row.output).suffix());
-    set(StatusColumn, statusText(row.status), row.error);
-    set(ProgressColumn, row.status == Status::Queued ? QString() : QString("%1 %").arg(row.percent));
-    set(ElapsedColumn,
-        row.status == Status::Queued ? QString() : QString("%1 s").arg(row.elapsed, 0, 'f', row.elapsed < 10 ? 2 : 0));
-    set(OutputColumn, row.status == Status::Failed ? row.error : row.output);
+    QTableWidgetItem* status = set(StatusColumn, statusText(row.status), row.error);
+    status->setIcon(failed ? style()->standardIcon(QStyle::SP_MessageBoxCritical) : QIcon());
+    const bool bar = row.status == Status::Running || row.status == Status::Done;
+    set(ProgressColumn, {})->setData(Qt::UserRole, bar ? QVariant(row.percent) : QVariant()); // ProgressDelegate
+    const QString elapsed = row.elapsed < 1 ? QString("%1 ms").arg(qRound(row.elapsed * 1000))
+                                            : QString("%1 s").arg(row.elapsed, 0, 'f', row.elapsed < 10 ? 2 : 0);
+    set(ElapsedColumn, row.status == Status::Queued ? QString() : elapsed);
+    set(OutputColumn, failed ? row.error : row.output);
 }
 
 void ConversionQueue::updateButtons()

@@ -2,6 +2,7 @@
 #include "ConvertDialog.h"
 
 #include "ConvertChannelTable.h"
+#include "FormatOptions.h"
 #include "TimeEntry.h"
 
 #include "convert/Targets.h"
@@ -23,7 +24,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
-#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -39,15 +39,6 @@ QString stemOf(const QString& path)
     for (const char* ext : {".tar", ".mefd", ".timd", ".edf", ".bdf", ".csv", ".EDF", ".BDF"})
         if (name.endsWith(ext)) name.chop(static_cast<int>(qstrlen(ext)));
     return name.isEmpty() ? QStringLiteral("converted") : name;
-}
-
-QLineEdit* passwordEdit(const QString& name, const QString& placeholder)
-{
-    auto* edit = new QLineEdit;
-    edit->setObjectName(name);
-    edit->setEchoMode(QLineEdit::Password);
-    edit->setPlaceholderText(placeholder);
-    return edit;
 }
 
 } // namespace
@@ -186,89 +177,12 @@ QWidget* ConvertDialog::makeRangeBox()
 QWidget* ConvertDialog::makeOptionsBox()
 {
     auto* box = new QGroupBox(tr("Format options"));
-    m_options = new QStackedWidget;
-    // MEF 3.0
-    auto* mef = new QWidget;
-    m_blockSeconds = new QDoubleSpinBox;
-    m_blockSeconds->setObjectName("blockSeconds");
-    m_blockSeconds->setRange(0, 3600);
-    m_blockSeconds->setDecimals(2);
-    m_blockSeconds->setSpecialValueText(tr("default (10 s, at most 32768 samples)"));
-    m_blockSeconds->setSuffix(" s");
-    m_level1 = passwordEdit("level1", tr("none"));
-    m_level1Again = passwordEdit("level1Again", tr("type it again"));
-    m_level2 = passwordEdit("level2", tr("none"));
-    m_level2Again = passwordEdit("level2Again", tr("type it again"));
-    auto* mefForm = new QFormLayout(mef);
-    mefForm->addRow(tr("Block length:"), m_blockSeconds);
-    mefForm->addRow(tr("Level-1 password:"), m_level1);
-    mefForm->addRow(QString(), m_level1Again);
-    mefForm->addRow(tr("Level-2 password:"), m_level2);
-    mefForm->addRow(QString(), m_level2Again);
-    // EDF+ / BDF+
-    auto* edf = new QWidget;
-    m_gaps = new QComboBox;
-    m_gaps->setObjectName("gaps");
-    m_gaps->addItem(tr("Discontinuous (EDF+D)"), int(convert::GapPolicy::Discontinuous));
-    m_gaps->addItem(tr("Split into continuous files"), int(convert::GapPolicy::Split));
-    m_gaps->addItem(tr("Fill with a value"), int(convert::GapPolicy::Fill));
-    m_gapNote = new QLabel;
-    m_gapNote->setWordWrap(true);
-    m_fillValue = new QDoubleSpinBox;
-    m_fillValue->setObjectName("fillValue");
-    m_fillValue->setRange(-1e9, 1e9);
-    m_fillValue->setDecimals(3);
+    m_options = new FormatOptions;
     m_resolution = new QLabel;
     m_resolution->setObjectName("resolution");
     m_resolution->setWordWrap(true);
     connect(m_resolution, &QLabel::linkActivated, this, [this] { setFormat("bdf"); });
-    auto* edfForm = new QFormLayout(edf);
-    edfForm->addRow(tr("Gaps:"), m_gaps);
-    edfForm->addRow(m_gapNote);
-    edfForm->addRow(tr("Fill value:"), m_fillValue);
-    edfForm->addRow(m_resolution);
-    connect(m_gaps, &QComboBox::currentIndexChanged, this, [this] {
-        const auto policy = static_cast<convert::GapPolicy>(m_gaps->currentData().toInt());
-        m_fillValue->setEnabled(policy == convert::GapPolicy::Fill);
-        m_gapNote->setText(
-            policy == convert::GapPolicy::Discontinuous ? tr("One EDF+D file: records without samples are left out, "
-                                                             "every record keeps its time.")
-            : policy == convert::GapPolicy::Split
-                ? tr("One EDF+C file per continuous part (name_1, name_2, ...).")
-                : tr("One EDF+C file: gaps hold the fill value, each filled run marked by a \"Gap\" annotation."));
-    });
-    // CSV
-    auto* csv = new QWidget;
-    m_time = new QComboBox;
-    m_time->setObjectName("time");
-    m_time->addItem(tr("Seconds from the start"), int(convert::TimeColumn::Seconds));
-    m_time->addItem(tr("ISO 8601 (UTC)"), int(convert::TimeColumn::Iso));
-    m_time->addItem(tr("uUTC (microseconds since 1970)"), int(convert::TimeColumn::Uutc));
-    m_raw = new QCheckBox(tr("Stored integer counts instead of physical values"));
-    m_raw->setObjectName("raw");
-    m_delimiter = new QComboBox;
-    m_delimiter->setObjectName("delimiter");
-    m_delimiter->addItem(tr("Comma"), QString(","));
-    m_delimiter->addItem(tr("Semicolon"), QString(";"));
-    m_delimiter->addItem(tr("Tab"), QString("\t"));
-    m_decimalComma = new QCheckBox(tr("Decimal comma (Excel in German, French, ... locales)"));
-    m_decimalComma->setObjectName("decimalComma");
-    auto* csvForm = new QFormLayout(csv);
-    csvForm->addRow(tr("Time column:"), m_time);
-    csvForm->addRow(m_raw);
-    csvForm->addRow(tr("Delimiter:"), m_delimiter);
-    csvForm->addRow(m_decimalComma);
-    const auto styleChanged = [this] { // a decimal comma needs ';' or tab
-        if (m_decimalComma->isChecked() && m_delimiter->currentData().toString() == ",")
-            m_delimiter->setCurrentIndex(1);
-    };
-    connect(m_decimalComma, &QCheckBox::toggled, this, styleChanged);
-    connect(m_delimiter, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_delimiter->currentData().toString() == ",") m_decimalComma->setChecked(false);
-    });
-    m_options->addWidget(mef);
-    m_options->addWidget(edf);
-    m_options->addWidget(csv);
+    m_options->addEdfRow(m_resolution);
     (new QVBoxLayout(box))->addWidget(m_options);
     return box;
 }
@@ -316,7 +230,7 @@ void ConvertDialog::formatChanged()
         path.chop(m_lastFormat.size() + 1);
     }
     m_output->setText(path.endsWith("." + ext) ? path : path + "." + ext);
-    m_options->setCurrentIndex(ext == "mefd" ? 0 : ext == "csv" ? 2 : 1);
+    m_options->setFormat(ext);
     m_lastFormat = ext;
     loadSettings();
     updateEstimate();
@@ -401,26 +315,9 @@ core::Result<convert::ConvertJob> ConvertDialog::buildJob() const
     if (!range) return refuse(problem);
     if (range->start != m_source.info.start) job.selection.start = std::to_string(range->start);
     if (range->end != m_source.info.end) job.selection.end = std::to_string(range->end);
-    convert::TargetOptions& t = job.target;
-    const QString ext = format();
-    if (ext == "mefd") {
-        if (m_level1->text() != m_level1Again->text()) return refuse(tr("The two level-1 passwords differ."));
-        if (m_level2->text() != m_level2Again->text()) return refuse(tr("The two level-2 passwords differ."));
-        if (!m_level1->text().isEmpty() && m_level1->text() == m_level2->text())
-            return refuse(tr("The level-1 and level-2 passwords are identical: level 2 would never open. Choose "
-                             "different ones."));
-        t.blockSeconds = m_blockSeconds->value();
-        t.level1Password = m_level1->text().toStdString();
-        t.level2Password = m_level2->text().toStdString();
-    } else if (ext == "csv") {
-        t.time = static_cast<convert::TimeColumn>(m_time->currentData().toInt());
-        t.raw = m_raw->isChecked();
-        t.csvDelimiter = m_delimiter->currentData().toString().at(0).toLatin1();
-        t.csvDecimalComma = m_decimalComma->isChecked();
-    } else {
-        t.gaps = static_cast<convert::GapPolicy>(m_gaps->currentData().toInt());
-        t.fillValue = m_fillValue->value();
-    }
+    auto target = m_options->targetOptions(format());
+    if (!target) return target.error();
+    job.target = *target;
     convert::DeidentifyOptions& d = job.deidentify;
     d.anonymize = m_anonymize->isChecked();
     d.subjectId = m_subjectId->text().trimmed().toStdString();
@@ -448,14 +345,7 @@ void ConvertDialog::loadSettings()
         return;
     }
     s.beginGroup("convert/" + m_lastFormat);
-    m_blockSeconds->setValue(s.value("blockSeconds", 0.0).toDouble());
-    m_gaps->setCurrentIndex(std::max(0, m_gaps->findData(s.value("gaps", 0).toInt())));
-    m_fillValue->setValue(s.value("fillValue", 0.0).toDouble());
-    m_time->setCurrentIndex(std::max(0, m_time->findData(s.value("time", 0).toInt())));
-    m_raw->setChecked(s.value("raw", false).toBool());
-    m_delimiter->setCurrentIndex(std::max(0, m_delimiter->findData(s.value("delimiter", ",").toString())));
-    m_decimalComma->setChecked(s.value("decimalComma", false).toBool());
-    emit m_gaps->currentIndexChanged(m_gaps->currentIndex()); // the explanation line
+    m_options->setTargetOptions(FormatOptions::loadOptions(s));
 }
 
 void ConvertDialog::saveSettings() const
@@ -463,17 +353,7 @@ void ConvertDialog::saveSettings() const
     QSettings s;
     s.setValue("convert/format", m_lastFormat);
     s.beginGroup("convert/" + m_lastFormat);
-    if (m_lastFormat == "mefd") {
-        s.setValue("blockSeconds", m_blockSeconds->value()); // passwords are never saved
-    } else if (m_lastFormat == "csv") {
-        s.setValue("time", m_time->currentData());
-        s.setValue("raw", m_raw->isChecked());
-        s.setValue("delimiter", m_delimiter->currentData());
-        s.setValue("decimalComma", m_decimalComma->isChecked());
-    } else {
-        s.setValue("gaps", m_gaps->currentData());
-        s.setValue("fillValue", m_fillValue->value());
-    }
+    m_options->save(s, m_lastFormat);
 }
 
 } // namespace lv::widgets

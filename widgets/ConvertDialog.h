@@ -19,12 +19,12 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QStackedWidget;
 class QTimer;
 
 namespace lv::widgets {
 
 class ConvertChannelTable;
+class FormatOptions;
 
 // What the viewer has open when the dialog starts.
 struct ConvertSource {
@@ -98,20 +98,8 @@ private:
     QLineEdit* m_start;
     QLineEdit* m_end;
     QLabel* m_rangeLabel;
-    QStackedWidget* m_options;
-    QDoubleSpinBox* m_blockSeconds;
-    QLineEdit* m_level1;
-    QLineEdit* m_level1Again;
-    QLineEdit* m_level2;
-    QLineEdit* m_level2Again;
-    QComboBox* m_gaps;
-    QLabel* m_gapNote;
-    QDoubleSpinBox* m_fillValue;
+    FormatOptions* m_options;
     QLabel* m_resolution;
-    QComboBox* m_time;
-    QCheckBox* m_raw;
-    QComboBox* m_delimiter;
-    QCheckBox* m_decimalComma;
     QCheckBox* m_anonymize;
     QLineEdit* m_subjectId;
     QCheckBox* m_shiftDates;

@@ -2,6 +2,7 @@
 // estimate, the de-identification choices and what they remove, and the summary of what was written.
 #include "ConvertChannelTable.h"
 #include "ConvertDialog.h"
+#include "FormatOptions.h"
 
 #include "common/ErrorText.h"
 #include "convert/EdfResolution.h"
@@ -148,8 +149,8 @@ void ConvertDialog::computeResolution()
     convert::EdfExportOptions options;
     options.channels = channels;
     options.range = *range;
-    options.gaps = static_cast<convert::GapPolicy>(m_gaps->currentData().toInt());
-    options.fillValue = m_fillValue->value();
+    options.gaps = m_options->gaps();
+    options.fillValue = m_options->fillValue();
     const formats::OpenRequest open{m_source.path.toStdString(), m_source.password.toStdString(), {}, false};
     m_jobs.run(
         1,

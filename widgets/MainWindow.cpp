@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 
 #include "AnnotationList.h"
+#include "ConversionQueue.h"
 #include "ConvertDialog.h"
 #include "FileFilters.h"
 #include "MergeDialog.h"
@@ -21,11 +22,13 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
@@ -464,6 +467,10 @@ void MainWindow::dropEvent(QDropEvent* event)
         if (url.isLocalFile()) paths << url.toLocalFile();
     if (paths.isEmpty()) return;
     event->acceptProposedAction();
+    if (event->modifiers() & Qt::ControlModifier) { // Ctrl+drop: files and folders into the conversion queue
+        findChild<QDockWidget*>("queueDock")->show();
+        return m_queue->addInputs(paths);
+    }
     paths = recordingPaths(paths); // the recordings among them (by name), else all: read by content
     if (paths.size() == 1) return openPath(paths.front());
     mergeRecordings(paths); // several recordings: put them together
@@ -471,6 +478,29 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_queue->isRunning()) { // ask; cancelling closes the window once the jobs have ended (nothing left)
+        if (m_closeAfterQueue) return event->ignore();
+        const int running = m_queue->unfinishedCount();
+        bool cancel = false;
+        if (m_closeQuestion) {
+            cancel = m_closeQuestion(running);
+        } else {
+            QMessageBox box(QMessageBox::Question, tr("Conversions running"),
+                            tr("%1 conversion(s) of the queue have not finished.").arg(running), QMessageBox::NoButton,
+                            this);
+            box.setInformativeText(tr("Cancelled conversions leave no output."));
+            QPushButton* stop = box.addButton(tr("Cancel Them and Close"), QMessageBox::DestructiveRole);
+            box.setDefaultButton(box.addButton(tr("Keep Running"), QMessageBox::RejectRole));
+            box.exec();
+            cancel = box.clickedButton() == stop;
+        }
+        event->ignore();
+        if (!cancel) return;
+        m_closeAfterQueue = true;
+        connect(m_queue, &ConversionQueue::runFinished, this, &QWidget::close, Qt::QueuedConnection);
+        m_queue->cancelAll();
+        return;
+    }
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

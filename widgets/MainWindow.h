@@ -1,6 +1,6 @@
 // The viewer's main window: menus and toolbar, the stacked plot with its overview strip, session and annotation
-// docks; opens recordings (dialog, argument, drop), keeps recent files, layout, page length and theme (QSettings),
-// and turns paging, zooming and jumps into TraceLoader requests.
+// docks; opens recordings (dialog, argument, drop; a Ctrl+drop queues them for conversion), keeps recent files, layout,
+// page length and theme (QSettings), and turns paging, zooming and jumps into TraceLoader requests.
 #pragma once
 
 #include "Theme.h"
@@ -12,6 +12,7 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -51,6 +52,9 @@ public:
     void setInitialView(const InitialView& view) { m_initial = view; }
     void setThemeName(const QString& name);
     void setInteractive(bool on) { m_interactive = on; } // false: no dialogs (screenshots, tests)
+    // Asked when the window closes while queue jobs run: true cancels them (the window closes once they have
+    // ended, leaving nothing), false keeps the window and the jobs. The default is a message box.
+    void setCloseQuestion(std::function<bool(int running)> ask) { m_closeQuestion = std::move(ask); }
 
     // Navigation, as the keys and menus do it.
     void pageBy(int pages);
@@ -142,6 +146,8 @@ private:
     core::Uutc m_pageLength = 10'000'000;
     bool m_settled = false;
     bool m_interactive = true;
+    std::function<bool(int running)> m_closeQuestion; // empty: a QMessageBox
+    bool m_closeAfterQueue = false;                   // the queue is being cancelled: close when its run ends
     bool m_open = false;
     bool m_checkOnDisk = false; // opened from an unchecked snapshot: compare with the files after the first paint
     bool m_reloading = false;

@@ -24,7 +24,8 @@ std::vector<JobResult> runJobs(const std::vector<ConvertJob>& jobs, const QueueO
     const auto worker = [&] {
         decode::ThreadPool pool(each);
         for (std::size_t i = next++; i < jobs.size(); i = next++) {
-            if (options.cancel && options.cancel->cancelled()) {
+            const core::CancelToken* token = options.jobCancel ? &(*options.jobCancel)[i] : options.cancel;
+            if ((options.cancel && options.cancel->cancelled()) || (token && token->cancelled())) {
                 results[i].error = core::makeError(core::ErrorCode::Cancelled, "cancelled before it started");
                 continue;
             }
@@ -35,7 +36,7 @@ std::vector<JobResult> runJobs(const std::vector<ConvertJob>& jobs, const QueueO
             JobEvents jobEvents;
             if (events.writing) jobEvents.writing = [&, i] { events.writing(i); };
             if (events.progress) jobEvents.progress = [&, i](const JobProgress& p) { events.progress(i, p); };
-            results[i] = runConvertJob(jobs[i], {&pool, options.cancel, &budget}, jobEvents);
+            results[i] = runConvertJob(jobs[i], {&pool, token, &budget}, jobEvents);
             if (events.finished) {
                 std::lock_guard lock(eventMutex);
                 events.finished(i, results[i]);

@@ -1,6 +1,6 @@
 // Runs conversion jobs side by side: at most `jobs` at once, the decode threads shared out among them, within one
 // memory budget; a failing job records its error and the queue goes on; cancellation stops the running jobs and
-// starts no more.
+// starts no more; a job can be cancelled alone.
 #pragma once
 
 #include "convert/ConvertJob.h"
@@ -16,6 +16,10 @@ struct QueueOptions {
     const core::CancelToken* cancel = nullptr;
     std::uint64_t memoryBytes = 0;  // what the running jobs may hold together (0: defaultMemoryBudget())
     MemoryBudget* memory = nullptr; // a budget shared with other queues (then memoryBytes is not used)
+    // One token per job (jobs.size() of them), or nullptr: job i then runs with its own token instead of `cancel`
+    // (one job cancelled alone ends Cancelled, leaving nothing, and the queue goes on); `cancel` still keeps
+    // jobs from starting, so stopping them all means setting `cancel` and every job's token.
+    const std::vector<core::CancelToken>* jobCancel = nullptr;
 };
 
 // Called when job `index` starts and when it ends, one call at a time; writing and progress from any thread.

@@ -1,5 +1,5 @@
 // The job system: a queue goes on after a failing job, the memory budget keeps jobs that do not fit apart,
-// cancellation while waiting for memory, and progress as fraction, rate and time left.
+// cancellation while waiting for memory, one job cancelled alone, and progress as fraction, rate and time left.
 #include "support/TestSupport.h"
 
 #include "convert/JobQueue.h"
@@ -55,6 +55,27 @@ TEST_F(JobQueueing, AFailingJobIsRecordedAndTheOthersFinish)
     EXPECT_EQ(results[0].perChannel[0].samples, 46080);
     EXPECT_EQ(results[0].samples, 4 * 46080);
     EXPECT_EQ(results[1].samples, 0);
+}
+
+TEST_F(JobQueueing, AJobCancelledAloneLeavesNothingAndTheOthersFinish)
+{
+    const std::vector<ConvertJob> jobs = {job("s.mefd", "a.csv"), job("s.mefd", "b.edf"), job("s.mefd", "c.csv")};
+    std::vector<core::CancelToken> tokens(jobs.size());
+    QueueOptions options{1, 2, nullptr, 0};
+    options.jobCancel = &tokens;
+    QueueEvents events;
+    events.progress = [&](std::size_t i, const JobProgress&) { // job a, once it writes; c before it starts
+        if (i == 0) tokens[0].cancel(), tokens[2].cancel();
+    };
+    const auto results = runJobs(jobs, options, events);
+    EXPECT_EQ(results[0].error.code, core::ErrorCode::Cancelled);
+    EXPECT_TRUE(results[1].ok) << results[1].error.describe();
+    EXPECT_EQ(results[2].error.code, core::ErrorCode::Cancelled);
+    EXPECT_FALSE(fs::exists(dir.path() / "a.csv"));
+    EXPECT_TRUE(fs::exists(dir.path() / "b.edf"));
+    EXPECT_FALSE(fs::exists(dir.path() / "c.csv"));
+    for (const auto& entry : fs::directory_iterator(dir.path())) // no temporary left
+        EXPECT_TRUE(entry.path().filename() == "s.mefd" || entry.path().filename() == "b.edf") << entry.path();
 }
 
 TEST_F(JobQueueing, JobsThatDoNotFitTheMemoryBudgetTogetherRunOneAfterTheOther)

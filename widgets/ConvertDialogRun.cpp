@@ -52,8 +52,7 @@ QString secondsText(double seconds)
 // "cancelled; nothing was written", or the error as the GUI words it.
 QString failureText(const core::Error& error)
 {
-    if (error.code == core::ErrorCode::Cancelled) return QObject::tr("cancelled; nothing was written");
-    return QString::fromStdString(app::errorText(error, app::Audience::Gui));
+    return QString::fromStdString(app::jobFailureText(error, app::Audience::Gui));
 }
 
 } // namespace

@@ -387,7 +387,8 @@ bool MergeDialog::startMerge()
                          if (control.progress) control.progress(static_cast<std::uint64_t>(p.fraction * 1000), 1000);
                      };
                      const convert::JobResult result = convert::runConvertJob(job, {&pool, control.cancel}, events);
-                     if (!result.ok) return {false, errorWords(result.error)};
+                     if (!result.ok) // a cancel: "cancelled; nothing was written"
+                         return {false, QString::fromStdString(app::jobFailureText(result.error, app::Audience::Gui))};
                      QString message = tr("Wrote %1").arg(QString::fromStdString(job.output));
                      for (const std::string& w : result.warnings) message += "\n" + QString::fromStdString(w);
                      return {true, message};

@@ -49,4 +49,10 @@ int exitStatus(core::ErrorCode code)
     }
 }
 
+std::string jobFailureText(const core::Error& error, Audience audience)
+{
+    if (error.code == core::ErrorCode::Cancelled) return "cancelled; nothing was written";
+    return errorText(error, audience);
+}
+
 } // namespace lv::app

@@ -12,6 +12,9 @@ enum class Audience { Cli, Gui };
 
 // "<path>: <what is wrong> (at byte N)" with a hint where one helps.
 std::string errorText(const core::Error& error, Audience audience = Audience::Cli);
+// A writing job's failure: "cancelled; nothing was written" for a cancel (a cancelled job leaves nothing), else
+// errorText.
+std::string jobFailureText(const core::Error& error, Audience audience = Audience::Cli);
 
 // Exit statuses of longview-cli (and of the GUI's --export mode); README.md "Exit status" states them.
 enum ExitStatus {

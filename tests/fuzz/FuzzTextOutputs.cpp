@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary channel names, units and annotation texts (NUL-separated pieces of the input,
-// after an 8-byte onset) through the CSV cell code and the EDF header and TAL writers, checking that each
-// reads back: the CSV row parses (RFC 4180) to one cell per text holding that text; the EDF header stays
-// printable ASCII of fixed width; the TAL parses back to the same onset and texts.
+// after an 8-byte onset) through the CSV cell code (comma, semicolon and tab tables) and the EDF header and TAL
+// writers, checking that each reads back: the CSV row parses (RFC 4180) to one cell per text holding that text; the EDF
+// header stays printable ASCII of fixed width; the TAL parses back to the same onset and texts.
 #include "convert/CsvCell.h"
 #include "formats/edf/EdfHeader.h"
 #include "formats/edf/EdfIdentity.h"
@@ -28,7 +28,7 @@ void check(bool ok, const char* what)
 }
 
 // The cells of one CSV record (RFC 4180, strict); nullopt when it is not one well-formed record.
-std::optional<std::vector<std::string>> parseRecord(const std::string& line)
+std::optional<std::vector<std::string>> parseRecord(const std::string& line, char delimiter)
 {
     std::vector<std::string> cells(1);
     std::size_t i = 0;
@@ -48,13 +48,13 @@ std::optional<std::vector<std::string>> parseRecord(const std::string& line)
                 }
             }
         } else {
-            while (i < line.size() && line[i] != ',') {
+            while (i < line.size() && line[i] != delimiter) {
                 if (line[i] == '"' || line[i] == '\n' || line[i] == '\r') return std::nullopt;
                 cell += line[i++];
             }
         }
         if (i == line.size()) return cells;
-        if (line[i] != ',') return std::nullopt;
+        if (line[i] != delimiter) return std::nullopt;
         ++i;
         cells.emplace_back();
     }
@@ -67,11 +67,12 @@ std::string expectedCell(const std::string& text)
     return formula ? "'" + text : text;
 }
 
-void checkCsv(const std::vector<std::string>& texts)
+void checkCsv(const std::vector<std::string>& texts, char delimiter)
 {
     std::string row;
-    for (std::size_t k = 0; k < texts.size(); ++k) row += (k ? "," : "") + lv::convert::csvTextCell(texts[k]);
-    const auto cells = parseRecord(row);
+    for (std::size_t k = 0; k < texts.size(); ++k)
+        row += (k ? std::string(1, delimiter) : std::string()) + lv::convert::csvTextCell(texts[k], delimiter);
+    const auto cells = parseRecord(row, delimiter);
     check(cells.has_value(), "CSV row parses");
     check(cells->size() == texts.size(), "CSV row has one cell per text");
     for (std::size_t k = 0; k < texts.size(); ++k) {
@@ -145,7 +146,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     }
     texts.push_back(piece);
-    checkCsv(texts);
+    for (const char delimiter : {',', ';', '\t'}) checkCsv(texts, delimiter);
     checkHeader(texts, (data[8] & 1) != 0);
     checkTal(onset, texts);
     return 0;

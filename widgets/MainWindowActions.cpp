@@ -23,23 +23,13 @@ namespace lv::widgets {
 
 const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets()
 {
-    static const std::vector<std::pair<QString, core::Uutc>> presets = {{"1 s", 1'000'000},
-                                                                        {"2 s", 2'000'000},
-                                                                        {"5 s", 5'000'000},
-                                                                        {"10 s", 10'000'000},
-                                                                        {"20 s", 20'000'000},
-                                                                        {"30 s", 30'000'000},
-                                                                        {"1 min", 60'000'000},
-                                                                        {"2 min", 120'000'000},
-                                                                        {"5 min", 300'000'000},
-                                                                        {"10 min", 600'000'000},
-                                                                        {"30 min", 1'800'000'000},
-                                                                        {"1 h", 3'600'000'000},
-                                                                        {"2 h", 7'200'000'000},
-                                                                        {"6 h", 21'600'000'000},
-                                                                        {"12 h", 43'200'000'000},
-                                                                        {"24 h", 86'400'000'000},
-                                                                        {QObject::tr("whole recording"), 0}};
+    static const std::vector<std::pair<QString, core::Uutc>> presets = {
+        {"1 s", 1'000'000},       {"2 s", 2'000'000},       {"5 s", 5'000'000},
+        {"10 s", 10'000'000},     {"15 s", 15'000'000},     {"20 s", 20'000'000},
+        {"30 s", 30'000'000},     {"1 min", 60'000'000},    {"2 min", 120'000'000},
+        {"5 min", 300'000'000},   {"10 min", 600'000'000},  {"30 min", 1'800'000'000},
+        {"1 h", 3'600'000'000},   {"2 h", 7'200'000'000},   {"6 h", 21'600'000'000},
+        {"12 h", 43'200'000'000}, {"24 h", 86'400'000'000}, {QObject::tr("whole recording"), 0}};
     return presets;
 }
 
@@ -98,6 +88,7 @@ void MainWindow::createActions()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QMenu* pages = view->addMenu(tr("Page &Length"));
+    m_pageCombo->setObjectName("pageLength");
     m_pageGroup = new QActionGroup(this);
     for (const auto& [name, span] : pageLengthPresets()) {
         QAction* a = pages->addAction(name, this, [this, span = span] { setPageLength(span); });
@@ -115,6 +106,9 @@ void MainWindow::createActions()
     view->addAction(tr("To the &End"), QKeySequence(Qt::Key_End), this, [this] { goTo(m_view.bounds().end); });
     QAction* zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { zoomAroundCenter(0.5); });
     QAction* zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { zoomAroundCenter(2); });
+    // Ctrl+= as well as Ctrl++ (which needs Shift on most layouts); zoom out is Ctrl+- already (a second binding of
+    // the same keys would make the shortcut ambiguous, and Qt then runs neither).
+    zoomIn->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     view->addAction(tr("&Go to Time..."), QKeySequence(Qt::CTRL | Qt::Key_G), this, &MainWindow::askGoTo);
     view->addSeparator();
     QAction* autoScale =

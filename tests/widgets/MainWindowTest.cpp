@@ -33,6 +33,20 @@ private slots:
         QSettings().clear();
     }
 
+    // The page lengths clinical readers page by (1 s to 24 h, and the whole recording), in the menu and the box.
+    void pageLengthsAreTheReadingPresets()
+    {
+        QStringList names;
+        for (const auto& [name, span] : lv::widgets::pageLengthPresets()) names << name;
+        QCOMPARE(names, QStringList({"1 s", "2 s", "5 s", "10 s", "15 s", "20 s", "30 s", "1 min", "2 min", "5 min",
+                                     "10 min", "30 min", "1 h", "2 h", "6 h", "12 h", "24 h", "whole recording"}));
+        MainWindow w;
+        auto* box = w.findChild<QComboBox*>("pageLength");
+        QVERIFY(box);
+        QStringList shown;
+        for (int i = 0; i < box->count(); ++i) shown << box->itemText(i);
+        QCOMPARE(shown, names);
+    }
     void recentFilesPageLengthThemeAndAmplitudeAreRemembered()
     {
         const QString session = lv::test::testdata("mef3/legacy/multi_segment.mefd");

@@ -292,6 +292,13 @@ private slots:
         w.zoomAroundCenter(0.5);
         QVERIFY(lv::test::waitSettled(w));
         QCOMPARE(w.plot()->drawnRange(), (TimeRange{s + 500'000, s + 1'500'000}));
+        // Ctrl+= zooms in as Ctrl++ does (without Shift), Ctrl+- zooms out.
+        QTest::keyClick(&w, Qt::Key_Equal, Qt::ControlModifier);
+        QVERIFY(lv::test::waitSettled(w));
+        QCOMPARE(w.plot()->drawnRange(), (TimeRange{s + 750'000, s + 1'250'000}));
+        QTest::keyClick(&w, Qt::Key_Minus, Qt::ControlModifier);
+        QVERIFY(lv::test::waitSettled(w));
+        QCOMPARE(w.plot()->drawnRange(), (TimeRange{s + 500'000, s + 1'500'000}));
         // The wheel zooms about the mouse: one notch in at the left edge keeps the left edge.
         QWidget* canvas = w.plot()->findChild<QWidget*>();
         QVERIFY(canvas);

@@ -9,6 +9,7 @@
 #include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
+#include "TimeEntry.h"
 #include "TimeMode.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
@@ -415,14 +416,19 @@ void MainWindow::askGoTo()
 {
     const core::RecordingInfo* info = m_loader->info();
     if (!info) return;
-    bool ok = false;
-    const QString text =
-        QInputDialog::getText(this, tr("Go to Time"), tr("Time (ISO 8601, integer uUTC, or +SECONDS from the start):"),
-                              QLineEdit::Normal, QString::fromStdString(core::formatIso(m_view.range().start)), &ok);
-    if (!ok) return;
-    auto t = core::parseTimeArgument(text.trimmed().toStdString(), info->start);
-    if (!t) return (void)QMessageBox::warning(this, tr("Go to Time"), QString::fromStdString(t.error().message));
-    goTo(*t);
+    // Asked again, with the reason and the text as typed, until it reads or is cancelled.
+    QString text = QString::fromStdString(core::formatIso(m_view.range().start)), problem;
+    while (true) {
+        bool ok = false;
+        const QString ask = tr("Time (UTC): seconds from the start, hh:mm:ss (\"1 00:57:50\": the next day), date "
+                               "and time, ISO 8601 or +SECONDS");
+        text = QInputDialog::getText(this, tr("Go to Time"), problem.isEmpty() ? ask : problem + "\n\n" + ask,
+                                     QLineEdit::Normal, text, &ok);
+        if (!ok) return;
+        const auto t = parseTimeEntry(text, info->start);
+        if (t) return goTo(*t);
+        problem = QString::fromStdString(t.error().message);
+    }
 }
 
 void MainWindow::exportRecording() { openConvertDialog(); }

@@ -61,6 +61,8 @@ public:
     void stepBy(double fraction);
     void zoomBy(double factor, core::Uutc anchor);
     void zoomAroundCenter(double factor);
+    // View > Go to Time...: asks (again, with the reason, after a time that does not read) and goes there.
+    void askGoTo();
     void goTo(core::Uutc start);
     void centerOn(core::Uutc t);
     void setPageLength(core::Uutc span); // 0: the whole recording
@@ -114,7 +116,6 @@ private:
     void setTimeMode(TimeMode mode);
     void showAmplitude(); // the combo follows the plot's scale
     void applyTheme(const Theme& theme);
-    void askGoTo();
     void closeRecording();
     void exportRecording();
     void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog

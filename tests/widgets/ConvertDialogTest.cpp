@@ -295,11 +295,13 @@ private slots:
         };
         QCOMPARE(at("12.5"), 3'612'500'000); // seconds from the start
         QCOMPARE(at("+12.5"), 3'612'500'000);
-        QCOMPARE(at("01:30"), 5'400'000'000);                     // clock time on the start's day
-        QCOMPARE(at("00:30:00"), 86'400'000'000 + 1'800'000'000); // before the start's time: the next day
-        QCOMPARE(at("2025-01-01 02:00:00"), 7'200'000'000);       // date and time, UTC
-        QCOMPARE(at("2025-01-01T02:00:00+01:00"), 3'600'000'000); // ISO 8601
-        QCOMPARE(at("1735693200000000"), 3'600'000'000);          // uUTC
+        QCOMPARE(at("01:30"), 5'400'000'000);                       // clock time on the start's day
+        QCOMPARE(at("00:30:00"), 86'400'000'000 + 1'800'000'000);   // before the start's time: the next day
+        QCOMPARE(at("1 00:57:50"), 86'400'000'000 + 3'470'000'000); // a day's number first: the start's day + 1
+        QCOMPARE(at("0 00:30"), 1'800'000'000);                     // day 0 is the start's, even before the start
+        QCOMPARE(at("2025-01-01 02:00:00"), 7'200'000'000);         // date and time, UTC
+        QCOMPARE(at("2025-01-01T02:00:00+01:00"), 3'600'000'000);   // ISO 8601
+        QCOMPARE(at("1735693200000000"), 3'600'000'000);            // uUTC
         QCOMPARE(at("25:00"), -1);
         QCOMPARE(at("soon"), -1);
     }

@@ -8,15 +8,18 @@
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <filesystem>
 
 using lv::widgets::MainWindow;
@@ -139,6 +142,37 @@ private slots:
         QVERIFY(std::abs(static_cast<double>(w.view().span()) - (x1 - x0) * perPixel) < 3 * perPixel);
     }
 
+    // Go to Time reads what the Convert dialog reads (here "+5" seconds) and stays open on an error, saying why and
+    // keeping what was typed.
+    void goToTimeAsksAgainWithTheReason()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, lv::test::testdata("edf/test_generator.edf"))); // 600 s
+        const lv::core::Uutc start = w.loader()->info()->start;
+        QStringList labels, typed;
+        const QStringList answers = {"99:00", "+5"};
+        QTimer poll;
+        poll.setInterval(20);
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            auto* input = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!input || !input->isVisible() || labels.size() >= answers.size()) return;
+            labels << input->labelText();
+            typed << input->textValue();
+            input->setTextValue(answers[labels.size() - 1]);
+            input->accept();
+        });
+        poll.start();
+        QTimer::singleShot(10000, [&] { // never hang the test
+            if (QWidget* d = QApplication::activeModalWidget()) d->close();
+        });
+        w.askGoTo();
+        QCOMPARE(labels.size(), 2);
+        QVERIFY2(!labels[0].startsWith("not a clock time"), qPrintable(labels[0]));
+        QVERIFY2(labels[1].startsWith("not a clock time: 99:00\n\n"), qPrintable(labels[1]));
+        QCOMPARE(typed[1], QString("99:00"));
+        QCOMPARE(w.view().range().start, start + 5'000'000);
+    }
     void exportWritesTheShownChannels()
     {
         MainWindow w;

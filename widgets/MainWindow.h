@@ -12,6 +12,7 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <QVariantMap>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -106,6 +107,9 @@ private:
     void addRecent(const QString& path);
     void onOpened(const QString& path);
     void onOpenFailed(const QString& path, const core::Error& error);
+    void remember(const QString& key, const QVariant& value); // a view setting, written at close
+    QVariant setting(const QString& key, const QVariant& fallback) const;
+    void saveViewSettings();
     QString askPassword(const QString& path, const core::Error& error); // empty: cancelled
     void applyInitialView();
     void applyReloadedView();
@@ -139,10 +143,11 @@ private:
     std::vector<std::size_t> m_channels;
     InitialView m_initial;
     Theme m_theme;
-    QString m_password;        // the open recording's, kept for this session only, never saved
-    QString m_openingPath;     // the last open asked for (the open recording's once it has opened or failed)
-    QString m_openingPassword; // its password, m_password once it has opened
-    QString m_openPath;        // the recording shown
+    QString m_password;         // the open recording's, kept for this session only, never saved
+    QString m_openingPath;      // the last open asked for (the open recording's once it has opened or failed)
+    QString m_openingPassword;  // its password, m_password once it has opened
+    QVariantMap m_viewSettings; // view settings changed since the last save (saveViewSettings)
+    QString m_openPath;         // the recording shown
     std::optional<core::TimeRange> m_selection; // the last dragged range (the Convert dialog offers it)
     core::Uutc m_pageLength = 10'000'000;
     bool m_settled = false;

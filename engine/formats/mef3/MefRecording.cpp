@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <limits>
 #include <optional>
 
 namespace lv::formats::mef3 {
@@ -303,7 +304,10 @@ core::Uutc MefRecording::keptTime(std::int64_t stored) const
     if (stored == kUutcNoEntry) return core::kNoTime;
     const std::int64_t offset = m_timeOffset && *m_timeOffset != kUutcNoEntry ? *m_timeOffset : 0;
     const core::Uutc t = stored < 0 ? core::saturatingAdd(-stored, offset) : stored;
-    return core::saturatingAdd(t, -m_timeOrigin);
+    const std::int64_t back = m_timeOrigin == std::numeric_limits<std::int64_t>::min() // a damaged snapshot's
+                                  ? std::numeric_limits<std::int64_t>::max()
+                                  : -m_timeOrigin;
+    return core::saturatingAdd(t, back);
 }
 
 core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,

@@ -30,27 +30,6 @@ using namespace lv::widgets;
 
 namespace {
 
-QString cli(const QStringList& args)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(LONGVIEW_CLI, args);
-    if (!p.waitForFinished(600000)) return "timeout";
-    return p.exitCode() == 0 ? QString() : QString::fromUtf8(p.readAll());
-}
-
-QMap<QString, QByteArray> filesOf(const QString& dir)
-{
-    QMap<QString, QByteArray> out;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile f(path);
-        if (f.open(QIODevice::ReadOnly)) out[QDir(dir).relativeFilePath(path)] = f.readAll();
-    }
-    return out;
-}
-
 // Delivers a drag of `paths` onto `target` (enter, then drop) with `modifiers`; true when the drop was accepted.
 bool drop(QWidget* target, const QStringList& paths, Qt::KeyboardModifiers modifiers)
 {
@@ -84,7 +63,7 @@ private slots:
         QVERIFY(QDir().mkpath(in + "/sub"));
         const QString a = lv::test::makeSynth(in, {"--channels", "3", "--hours", "0.03", "--fs", "256"});
         QVERIFY(!a.isEmpty());
-        const QString failed = cli({"convert", a, in + "/sub/b.edf", "--end", "+40"});
+        const QString failed = lv::test::runCli({"convert", a, in + "/sub/b.edf", "--end", "+40"});
         QVERIFY2(failed.isEmpty(), qPrintable(failed));
         QVERIFY(QDir().mkpath(m_dir.filePath("big")));
         m_big = lv::test::makeSynth(m_dir.filePath("big"), {"--channels", "16", "--hours", "0.5", "--fs", "256"});
@@ -106,9 +85,10 @@ private slots:
         QVERIFY(q.isRunning());
         QVERIFY(done.wait(120000));
         for (int r = 0; r < 2; ++r) QVERIFY2(q.status(r) == ConversionQueue::Status::Done, qPrintable(q.message(r)));
-        const QString failed = cli({"batch", "--to", "edf", "--out", m_dir.filePath("cli"), m_dir.filePath("in")});
+        const QString failed =
+            lv::test::runCli({"batch", "--to", "edf", "--out", m_dir.filePath("cli"), m_dir.filePath("in")});
         QVERIFY2(failed.isEmpty(), qPrintable(failed));
-        const auto want = filesOf(m_dir.filePath("cli")), got = filesOf(m_dir.filePath("gui"));
+        const auto want = lv::test::filesOf(m_dir.filePath("cli")), got = lv::test::filesOf(m_dir.filePath("gui"));
         QCOMPARE(got.keys(), want.keys());
         QCOMPARE(want.size(), 2);
         for (const QString& file : want.keys()) QVERIFY2(got[file] == want[file], qPrintable(file));
@@ -162,7 +142,8 @@ private slots:
         QCOMPARE(q.status(big), ConversionQueue::Status::Cancelled);
         QVERIFY2(q.status(small) == ConversionQueue::Status::Done, qPrintable(q.message(small)));
         QVERIFY(QFileInfo::exists(q.output(small)));
-        QCOMPARE(filesOf(m_dir.filePath("one-cancelled")).keys().filter("synth"), QStringList()); // nothing left
+        QCOMPARE(lv::test::filesOf(m_dir.filePath("one-cancelled")).keys().filter("synth"),
+                 QStringList()); // nothing left
     }
 
     void dropsOnTheDockAndCtrlDropsOnTheWindow()
@@ -217,7 +198,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), 10000);
         QCOMPARE(q->status(0), ConversionQueue::Status::Cancelled);
         QCOMPARE(q->status(1), ConversionQueue::Status::Cancelled);
-        QCOMPARE(filesOf(out.path()).keys(), QStringList()); // no output, no temporary
+        QCOMPARE(lv::test::filesOf(out.path()).keys(), QStringList()); // no output, no temporary
     }
 
     void aDamagedInputFailsItsRowOnly()
@@ -226,8 +207,8 @@ private slots:
         QVERIFY(QDir().mkpath(six));
         const QString source = m_dir.filePath("in/synth.mefd");
         for (int i = 1; i <= 6; ++i) {
-            const QString failed =
-                cli({"convert", source, QString("%1/r%2.edf").arg(six).arg(i), "--end", QString("+%1").arg(5 * i)});
+            const QString failed = lv::test::runCli(
+                {"convert", source, QString("%1/r%2.edf").arg(six).arg(i), "--end", QString("+%1").arg(5 * i)});
             QVERIFY2(failed.isEmpty(), qPrintable(failed));
         }
         const QString damaged = six + "/r3.edf";
@@ -260,13 +241,14 @@ private slots:
             QTest::qWait(300);
             QVERIFY(q.grab().save(qEnvironmentVariable("LONGVIEW_SHOT_DIR") + "/queue-failed.png"));
         }
-        cli({"batch", "--to", "bdf", "--out", m_dir.filePath("six-cli"), six}); // exits 5: r3 failed
-        const auto want = filesOf(m_dir.filePath("six-cli")), got = filesOf(m_dir.filePath("six-gui"));
+        lv::test::runCli({"batch", "--to", "bdf", "--out", m_dir.filePath("six-cli"), six}); // exits 5: r3 failed
+        const auto want = lv::test::filesOf(m_dir.filePath("six-cli")),
+                   got = lv::test::filesOf(m_dir.filePath("six-gui"));
         QCOMPARE(want.size(), 5);
         QCOMPARE(got.keys(), want.keys());
         for (const QString& file : want.keys()) QVERIFY2(got[file] == want[file], qPrintable(file));
         QVERIFY(QFile::remove(damaged)); // replaced by a good recording, then retried
-        const QString failed = cli({"convert", source, damaged, "--end", "+15"});
+        const QString failed = lv::test::runCli({"convert", source, damaged, "--end", "+15"});
         QVERIFY2(failed.isEmpty(), qPrintable(failed));
         q.selectRow(2);
         q.retry();
@@ -303,10 +285,11 @@ private slots:
         QVERIFY(done.wait(120000));
         for (int r = 0; r < q.rowCount(); ++r)
             QVERIFY2(q.status(r) == ConversionQueue::Status::Done, qPrintable(q.message(r)));
-        const QString failed = cli({"batch", "--to", "csv", "--delimiter", "tab", "--decimal-comma", "--out",
-                                    m_dir.filePath("csv-cli"), m_dir.filePath("in")});
+        const QString failed = lv::test::runCli({"batch", "--to", "csv", "--delimiter", "tab", "--decimal-comma",
+                                                 "--out", m_dir.filePath("csv-cli"), m_dir.filePath("in")});
         QVERIFY2(failed.isEmpty(), qPrintable(failed));
-        const auto want = filesOf(m_dir.filePath("csv-cli")), got = filesOf(m_dir.filePath("csv-gui"));
+        const auto want = lv::test::filesOf(m_dir.filePath("csv-cli")),
+                   got = lv::test::filesOf(m_dir.filePath("csv-gui"));
         QVERIFY(want.size() >= 2);
         QCOMPARE(got.keys(), want.keys());
         for (const QString& file : want.keys()) QVERIFY2(got[file] == want[file], qPrintable(file));

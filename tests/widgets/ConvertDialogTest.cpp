@@ -33,28 +33,6 @@ using namespace lv::widgets;
 
 namespace {
 
-QString cli(const QStringList& args)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(LONGVIEW_CLI, args);
-    if (!p.waitForFinished(600000)) return "timeout";
-    return p.exitCode() == 0 ? QString() : QString::fromUtf8(p.readAll());
-}
-
-// Every file under `root` (a file or a folder), by its path relative to root's folder, with its bytes.
-QMap<QString, QByteArray> filesOf(const QString& dir)
-{
-    QMap<QString, QByteArray> out;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile f(path);
-        if (f.open(QIODevice::ReadOnly)) out[QDir(dir).relativeFilePath(path)] = f.readAll();
-    }
-    return out;
-}
-
 template <typename T>
 T* child(ConvertDialog& d, const char* name)
 {
@@ -159,9 +137,9 @@ private slots:
         QTest::mouseClick(child<QPushButton>(d, "convert"), Qt::LeftButton);
         QVERIFY(done.wait(120000));
         QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
-        const QString failed = cli(args);
+        const QString failed = lv::test::runCli(args);
         QVERIFY2(failed.isEmpty(), qPrintable(failed));
-        const auto want = filesOf(ref), got = filesOf(gui);
+        const auto want = lv::test::filesOf(ref), got = lv::test::filesOf(gui);
         QVERIFY(!want.isEmpty());
         QCOMPARE(got.keys(), want.keys());
         for (const QString& file : want.keys()) QVERIFY2(got[file] == want[file], qPrintable(file));

@@ -4,6 +4,8 @@
 #include "MainWindow.h"
 
 #include <QDir>
+#include <QDirIterator>
+#include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
@@ -76,6 +78,27 @@ std::vector<core::TimeRange> clip(const std::vector<core::TimeRange>& ranges, co
     for (const core::TimeRange& r : ranges) {
         const core::TimeRange c{std::max(r.start, window.start), std::min(r.end, window.end)};
         if (!c.empty()) out.push_back(c);
+    }
+    return out;
+}
+
+QString runCli(const QStringList& args)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(LONGVIEW_CLI, args);
+    if (!p.waitForFinished(600000)) return "timeout";
+    return p.exitCode() == 0 ? QString() : QString::fromUtf8(p.readAll());
+}
+
+QMap<QString, QByteArray> filesOf(const QString& dir)
+{
+    QMap<QString, QByteArray> out;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly)) out[QDir(dir).relativeFilePath(path)] = f.readAll();
     }
     return out;
 }

@@ -3,7 +3,10 @@
 
 #include "core/RecordingInfo.h"
 
+#include <QByteArray>
+#include <QMap>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 class QWidget;
@@ -17,6 +20,10 @@ namespace lv::test {
 QString testdata(const QString& relative); // ../shared/testdata/<relative> (read only)
 // Writes `longview-cli synth OUT.mefd <args>` into `dir`; returns the session path, or empty on failure.
 QString makeSynth(const QString& dir, const QStringList& args);
+// Runs longview-cli with `args`: empty when it exits 0, else its output ("timeout" after 10 minutes).
+QString runCli(const QStringList& args);
+// Every file under `dir` by its path relative to `dir`, with its bytes (outputs compared byte for byte).
+QMap<QString, QByteArray> filesOf(const QString& dir);
 // Opens the path in the window and waits until it is open (false on failure or timeout).
 bool openAndWait(widgets::MainWindow& window, const QString& path, const QString& password = {});
 // Waits until the window's current view is drawn exactly.

@@ -159,6 +159,7 @@ private slots:
             if (!input || !input->isVisible() || labels.size() >= answers.size()) return;
             labels << input->labelText();
             typed << input->textValue();
+            if (labels.size() == 2) lv::test::saveShot(*input, "goto-error.png");
             input->setTextValue(answers[labels.size() - 1]);
             input->accept();
         });

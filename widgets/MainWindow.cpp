@@ -1,6 +1,7 @@
 // Opening, closing and navigating recordings, settings and themes; every view change goes through ViewState, then
 // to the plot (axes at once) and the loader (frames later, off the UI thread). Menus and docks: MainWindowActions.cpp.
 #include "MainWindow.h"
+#include "Sensitivity.h"
 
 #include "AnnotationList.h"
 #include "ConversionQueue.h"
@@ -30,7 +31,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyleFactory>
@@ -111,8 +111,8 @@ MainWindow::MainWindow(QWidget* parent)
     restoreState(settings.value("window/state").toByteArray());
     for (int i = 0; i < m_pageCombo->count(); ++i)
         if (m_pageCombo->itemData(i).toLongLong() == m_pageLength) m_pageCombo->setCurrentIndex(i);
-    if (const double units = settings.value("view/unitsPerDivision", 0.0).toDouble(); units > 0)
-        m_plot->setUnitsPerDivision(units);
+    if (const auto s = Sensitivity::parse(settings.value("view/sensitivity", "7 uV/mm").toString()))
+        m_plot->setSensitivity(*s);
     showAmplitude();
 }
 
@@ -257,7 +257,7 @@ void MainWindow::onOpenFailed(const QString& path, const core::Error& error)
 {
     m_reloading = false;
     m_openingPath = m_loader->path(); // the recording on screen, if any, stays
-    m_stateLabel->setText(m_open ? tr("%1 on screen").arg(formatDuration(m_view.span())) : tr("not opened"));
+    m_stateLabel->setText(m_open ? tr("%1 on screen").arg(pageText()) : tr("not opened"));
     statusBar()->showMessage(tr("%1 not opened").arg(QFileInfo(path).fileName()), 15000);
     const QString message = QString::fromStdString(app::errorText(error, app::Audience::Gui));
     const bool needsPassword =
@@ -301,7 +301,7 @@ void MainWindow::viewChanged()
     }
     m_pageCombo->setPlaceholderText(formatDuration(m_view.span()));
     m_pageCombo->setCurrentIndex(preset);
-    m_stateLabel->setText(tr("%1 on screen  ·  loading").arg(formatDuration(m_view.span())));
+    m_stateLabel->setText(tr("%1 on screen  ·  loading").arg(pageText()));
 }
 
 void MainWindow::requestFrames()
@@ -319,9 +319,9 @@ void MainWindow::onFrameDrawn(quint64 id, bool exact)
         return;
     m_settled = true;
     if (std::exchange(m_checkOnDisk, false)) m_loader->checkOnDisk(); // after the first paint, off the UI thread
-    m_stateLabel->setText(tr("%1 on screen%2")
-                              .arg(formatDuration(m_view.span()),
-                                   frame->error.empty() ? QString() : "  ·  " + QString::fromStdString(frame->error)));
+    m_stateLabel->setText(
+        tr("%1 on screen%2")
+            .arg(pageText(), frame->error.empty() ? QString() : "  ·  " + QString::fromStdString(frame->error)));
     emit viewSettled();
 }
 
@@ -383,28 +383,25 @@ void MainWindow::setVisibleChannels(const std::vector<std::size_t>& channels)
 
 bool MainWindow::setAmplitudeText(const QString& text)
 {
-    const QString t = text.trimmed();
-    if (t.isEmpty() || t.compare(tr("Auto"), Qt::CaseInsensitive) == 0) {
-        m_plot->autoScale();
-        remember("view/unitsPerDivision", 0.0);
-        return true;
-    }
-    static const QRegularExpression number(R"(^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?))");
-    const QRegularExpressionMatch m = number.match(t);
-    const double units = m.hasMatch() ? m.captured(1).toDouble() : 0.0;
-    if (!(units > 0)) {
+    const std::optional<Sensitivity> s = Sensitivity::parse(text);
+    if (!s) {
         showAmplitude(); // back to what is shown
         return false;
     }
-    m_plot->setUnitsPerDivision(units);
-    remember("view/unitsPerDivision", units);
+    m_plot->setSensitivity(*s);
+    remember("view/sensitivity", s->text());
     return true;
 }
 
-void MainWindow::showAmplitude()
+void MainWindow::showAmplitude() { m_scaleCombo->setEditText(m_plot->sensitivity().text()); }
+
+// The page's length and, as EDFbrowser shows it, its timebase on this screen: "10 s (29 mm/s)".
+QString MainWindow::pageText() const
 {
-    const double units = m_plot->fixedUnitsPerDivision();
-    m_scaleCombo->setEditText(units > 0 ? QString::number(units, 'g', 4) : tr("Auto"));
+    const double speed = m_plot->millimetresPerSecond();
+    const QString span = formatDuration(m_view.span());
+    if (!(speed > 0)) return span;
+    return QString("%1 (%2 mm/s)").arg(span, QString::number(speed, 'g', speed >= 10 ? 3 : 2));
 }
 
 void MainWindow::setTimeMode(TimeMode mode)

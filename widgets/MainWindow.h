@@ -68,8 +68,8 @@ public:
     void centerOn(core::Uutc t);
     void setPageLength(core::Uutc span); // 0: the whole recording
     void setVisibleChannels(const std::vector<std::size_t>& channels);
-    // Every channel's amplitude: "Auto" (or empty) auto-scales, else a number (a unit after it is ignored) is the
-    // units per division of each channel's own unit. False when the text is neither.
+    // Every channel's amplitude, as Sensitivity::parse reads it: "7 uV/mm" (the default), "70 uV/cm", "50 uV/div",
+    // "50" (each channel's own unit per division) or "Auto". False when the text is none of them.
     bool setAmplitudeText(const QString& text);
 
     TracePlot* plot() const { return m_plot; }
@@ -119,6 +119,7 @@ private:
     void onFrameDrawn(quint64 id, bool exact);
     void setTimeMode(TimeMode mode);
     void showAmplitude(); // the combo follows the plot's scale
+    QString pageText() const;
     void applyTheme(const Theme& theme);
     void closeRecording();
     void exportRecording();
@@ -163,7 +164,8 @@ private:
 
 // Page length presets offered in the View menu and the toolbar (microseconds; 0: the whole recording).
 const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets();
-// Amplitude presets in the toolbar, in units (of each channel's own unit) per division.
-const std::vector<double>& amplitudePresets();
+// Amplitude presets in the toolbar: Auto, uV/mm as clinical readers use them, then each channel's own unit per
+// division.
+const QStringList& amplitudePresets();
 
 } // namespace lv::widgets

@@ -33,10 +33,16 @@ const std::vector<std::pair<QString, core::Uutc>>& pageLengthPresets()
     return presets;
 }
 
-const std::vector<double>& amplitudePresets()
+const QStringList& amplitudePresets()
 {
-    static const std::vector<double> presets = {0.1, 0.2, 0.5, 1,    2,    5,    10,    20,   50,
-                                                100, 200, 500, 1000, 2000, 5000, 10000, 20000};
+    static const QStringList presets = [] {
+        QStringList p{QStringLiteral("Auto")};
+        for (int v : {1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 200, 500}) p << QString("%1 uV/mm").arg(v);
+        for (double units : {0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0,
+                             5000.0, 10000.0, 20000.0})
+            p << QString::number(units, 'g', 6);
+        return p;
+    }();
     return presets;
 }
 
@@ -166,16 +172,16 @@ void MainWindow::createActions()
     m_scaleCombo->setEditable(true);
     m_scaleCombo->setInsertPolicy(QComboBox::NoInsert);
     m_scaleCombo->setObjectName("amplitudeCombo");
-    m_scaleCombo->setToolTip(tr("Amplitude in each channel's unit per division (the spacing between two traces), "
-                                "or Auto. Ctrl+wheel: all channels; Ctrl+Shift+wheel: one."));
-    m_scaleCombo->addItem(tr("Auto"));
-    for (double units : amplitudePresets()) m_scaleCombo->addItem(QString::number(units, 'g', 6));
-    m_scaleCombo->setMinimumContentsLength(6);
+    m_scaleCombo->setToolTip(tr("Sensitivity, common to the channels of a unit: per millimetre of screen (7 uV/mm, "
+                                "70 uV/cm), per division (50 uV/div: the spacing between two traces; a plain number "
+                                "is each channel's own unit), or Auto (each channel fitted to the page). Ctrl+wheel: "
+                                "all channels; Ctrl+Shift+wheel: one."));
+    m_scaleCombo->addItems(amplitudePresets());
+    m_scaleCombo->setMinimumContentsLength(9);
     connect(m_scaleCombo, &QComboBox::activated, this, [this](int i) { setAmplitudeText(m_scaleCombo->itemText(i)); });
     connect(m_scaleCombo->lineEdit(), &QLineEdit::editingFinished, this,
             [this] { setAmplitudeText(m_scaleCombo->currentText()); });
     bar->addWidget(m_scaleCombo);
-    bar->addWidget(new QLabel(tr(" /div ")));
     bar->addAction(autoScale);
     m_docksMenu->addAction(bar->toggleViewAction());
 }

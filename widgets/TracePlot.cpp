@@ -6,6 +6,7 @@
 #include "TimeTicker.h"
 #include "TraceRenderer.h"
 
+#include <QScreen>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -13,8 +14,6 @@
 namespace lv::widgets {
 
 namespace {
-
-constexpr double kLaneFill = 0.45; // half a lane holds this fraction of a channel's half-range at gain 1
 
 QString formatValue(double v) { return QString::number(v, 'g', 4); }
 
@@ -106,8 +105,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_info = info;
     m_bands = bands;
     m_frame.reset();
-    m_halfRange.clear();
-    m_channelGain.clear();
+    m_scales.forgetRecording();
     m_cursors.clear();
     m_channels.clear();
     m_range = info ? core::TimeRange{info->start, info->end} : core::TimeRange{0, 1};
@@ -142,6 +140,7 @@ void TracePlot::setView(core::TimeRange range, const std::vector<std::size_t>& c
 void TracePlot::showFrame(FramePtr frame)
 {
     m_frame = std::move(frame);
+    m_scales.fit(*m_frame, [this](std::size_t c) { return unitOf(c).toStdString(); });
     scheduleRender(); // replots when the image is ready
     updateAxes();     // amplitude labels follow a first auto-scale
     updateBands();
@@ -184,52 +183,63 @@ void TracePlot::amplitudeChanged()
     emit scaleChanged();
 }
 
+void TracePlot::setSensitivity(const Sensitivity& s)
+{
+    m_scales.setSensitivity(s);
+    if (m_frame) m_scales.fit(*m_frame, [this](std::size_t c) { return unitOf(c).toStdString(); });
+    amplitudeChanged();
+}
+
 void TracePlot::setUnitsPerDivision(double units)
 {
-    if (!(units > 0) || !std::isfinite(units)) return autoScale();
-    m_unitsPerDivision = units;
-    m_gain = 1.0;
-    m_channelGain.clear();
-    amplitudeChanged();
+    setSensitivity(units > 0 && std::isfinite(units) ? Sensitivity{units, Sensitivity::Per::Division, {}}
+                                                     : Sensitivity{});
 }
 
 double TracePlot::unitsPerDivision(std::size_t channel) const
 {
-    double base = m_unitsPerDivision;
-    if (base <= 0) {
-        const auto half = m_halfRange.find(channel);
-        if (half == m_halfRange.end()) return 0.0;
-        base = half->second / kLaneFill;
-    }
-    const auto cg = m_channelGain.find(channel);
-    return base / (m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second));
+    return m_scales.unitsPerDivision(channel, unitOf(channel).toStdString(), divisionMillimetres());
 }
 
 void TracePlot::setGain(double gain)
 {
-    gain = std::clamp(gain, 1e-3, 1e3);
-    if (m_unitsPerDivision > 0) { // a fixed scale stays a plain number per division
-        m_unitsPerDivision = std::clamp(m_unitsPerDivision * m_gain / gain, 1e-9, 1e12);
-        gain = 1.0;
-    }
-    m_gain = gain;
+    m_scales.setGain(gain);
     amplitudeChanged();
 }
 
 void TracePlot::scaleChannel(std::size_t channel, double factor)
 {
-    double& g = m_channelGain.try_emplace(channel, 1.0).first->second;
-    g = std::clamp(g * factor, 1e-3, 1e3);
+    m_scales.scaleChannel(channel, factor);
     amplitudeChanged();
 }
 
-void TracePlot::autoScale()
+void TracePlot::autoScale() { setSensitivity(Sensitivity{}); }
+
+void TracePlot::setPixelsPerMillimetre(double pixels)
 {
-    m_halfRange.clear();
-    m_channelGain.clear();
-    m_gain = 1.0;
-    m_unitsPerDivision = 0.0;
+    m_pixelsPerMm = pixels > 0 && std::isfinite(pixels) ? pixels : 0.0;
     amplitudeChanged();
+}
+
+double TracePlot::pixelsPerMillimetre() const
+{
+    if (m_pixelsPerMm > 0) return m_pixelsPerMm;
+    const QScreen* s = screen();
+    const double dpi = s ? s->physicalDotsPerInchY() : 0.0;
+    return dpi > 0 ? dpi / 25.4 : 96.0 / 25.4;
+}
+
+double TracePlot::divisionMillimetres() const
+{
+    const int rectHeight = m_rect->height() > 10 ? m_rect->height() : std::max(height() - 80, 100);
+    return rectHeight / static_cast<double>(std::max<std::size_t>(m_channels.size(), 1)) / pixelsPerMillimetre();
+}
+
+double TracePlot::millimetresPerSecond() const
+{
+    const double seconds = static_cast<double>(m_range.duration()) / 1e6;
+    const double width = static_cast<double>(dataColumns()) / devicePixelRatioF();
+    return seconds > 0 ? width / pixelsPerMillimetre() / seconds : 0.0;
 }
 
 void TracePlot::clearCursors()
@@ -256,9 +266,11 @@ QString TracePlot::laneLabel(std::size_t lane) const
     const std::size_t c = m_channels[lane];
     QString label = QString::fromStdString(m_info->channels.at(c).name);
     if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
-        const QString amplitude =
-            perDivision >= 100 ? QString::number(perDivision, 'f', 0) : QString::number(perDivision, 'g', 3);
-        label += QString("  %1 %2/div").arg(amplitude, unitOf(c));
+        const bool perMm =
+            sensitivity().per == Sensitivity::Per::Millimetre && m_scales.isCommon(unitOf(c).toStdString());
+        const double v = perMm ? perDivision / divisionMillimetres() : perDivision;
+        const QString amplitude = v >= 100 ? QString::number(v, 'f', 0) : QString::number(v, 'g', 3);
+        label += QString("  %1 %2/%3").arg(amplitude, unitOf(c), perMm ? "mm" : "div");
     } else if (!unitOf(c).isEmpty()) {
         label += " (" + unitOf(c) + ")";
     }
@@ -385,10 +397,9 @@ void TracePlot::scheduleRender()
         const auto it = std::find(m_channels.begin(), m_channels.end(), t.channel);
         if (it == m_channels.end()) continue;
         const bool hasData = t.high >= t.low;
-        double& half = m_halfRange[t.channel];
-        if (half <= 0) half = hasData && t.high > t.low ? (t.high - t.low) / 2 : 1.0;
-        const double scale = 1.0 / unitsPerDivision(t.channel);     // lanes per physical unit
-        const double center = hasData ? (t.low + t.high) / 2 : 0.0; // DC removed per page
+        const double perDivision = unitsPerDivision(t.channel);
+        const double scale = perDivision > 0 ? 1.0 / perDivision : ChannelScales::kLaneFill; // lanes per unit
+        const double center = hasData ? (t.low + t.high) / 2 : 0.0;                          // DC removed per page
         spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale});
     }
     m_renders.start(0, [this, frame = m_frame, spec](const Job& job) mutable {
@@ -477,7 +488,7 @@ void TracePlot::onWheel(QWheelEvent* event)
         if ((event->modifiers() & Qt::ShiftModifier) && lane >= 0) {
             scaleChannel(m_channels[static_cast<std::size_t>(lane)], factor);
         } else {
-            setGain(m_gain * factor);
+            setGain(gain() * factor);
         }
         return;
     }

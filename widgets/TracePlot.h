@@ -3,6 +3,7 @@
 // rubber-band and cursor input.
 #pragma once
 
+#include "ChannelScales.h"
 #include "GapBands.h"
 #include "JobTracker.h"
 #include "Theme.h"
@@ -46,16 +47,23 @@ public:
     void showFrame(FramePtr frame);
     void setTheme(const Theme& theme);
     void setTimeMode(TimeMode mode);
-    // Amplitude. A division is the vertical spacing between two stacked traces (one lane). With a fixed scale every
-    // channel shows `units` of its own unit per division; 0 returns to auto-scale (each channel fitted to its data,
-    // kLaneFill of half a lane). Per-channel factors (Ctrl+Shift+wheel) apply on top of either.
-    void setUnitsPerDivision(double units);
-    double fixedUnitsPerDivision() const { return m_unitsPerDivision; } // 0: auto-scale
+    // Amplitude. A division is the vertical spacing between two stacked traces (one lane). The sensitivity is common
+    // to the channels of a unit ("7 uV/mm" by default, true on screen from its physical size), or Auto (each channel
+    // fitted to the page shown, refitted as the page changes); see ChannelScales. Per-channel factors
+    // (Ctrl+Shift+wheel) apply on top of either.
+    void setSensitivity(const Sensitivity& s);
+    const Sensitivity& sensitivity() const { return m_scales.sensitivity(); }
+    void setUnitsPerDivision(double units);             // every channel, in its own unit; 0: Auto
     double unitsPerDivision(std::size_t channel) const; // what a division means now for this channel; 0: not known yet
-    void setGain(double gain);                          // all channels; with a fixed scale, divides it
-    double gain() const { return m_gain; }
+    void setGain(double gain);                          // all channels; with a fixed sensitivity, divides it
+    double gain() const { return m_scales.gain(); }
     void scaleChannel(std::size_t channel, double factor); // one channel's amplitude times `factor`
-    void autoScale();                                      // fits every channel's amplitude to the data shown now
+    void autoScale();                                      // Auto, fitted to the data shown now
+    // Screen calibration: logical pixels per millimetre (0: from the screen's reported physical size).
+    void setPixelsPerMillimetre(double pixels);
+    double pixelsPerMillimetre() const;
+    double divisionMillimetres() const;  // a lane's height on screen
+    double millimetresPerSecond() const; // the timebase: the data area's width over the page's length
     void clearCursors();
 
     // Device pixels across the data area: envelope columns for one point pair per pixel.
@@ -119,11 +127,9 @@ private:
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;
-    std::map<std::size_t, double> m_halfRange; // per channel: physical half-range shown in half a lane
-    std::map<std::size_t, double> m_channelGain;
-    double m_gain = 1.0;
-    double m_unitsPerDivision = 0.0; // 0: auto-scale
-    std::vector<double> m_cursors;   // x of measurement cursors (at most two)
+    ChannelScales m_scales;
+    double m_pixelsPerMm = 0.0;    // 0: the screen's
+    std::vector<double> m_cursors; // x of measurement cursors (at most two)
     std::size_t m_lastColumns = 0;
     TimeMode m_timeMode;
     quint64 m_pendingDrawn = 0;

@@ -1,5 +1,6 @@
-// Amplitude in units per division: a trace of known amplitude spans the expected height in the rendered image at a
-// fixed scale, per-channel factors and the global gain change it as labelled, and the toolbar sets every channel.
+// Amplitude: a trace of known amplitude spans the expected height in the rendered image per division and in
+// millimetres of screen (run at scale factors 1 and 2), per-channel factors and the global gain change it as
+// labelled, Auto is the same for the same page however it was reached, and the toolbar sets every channel.
 #include "MainWindow.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
@@ -21,7 +22,7 @@ namespace {
 
 constexpr double kAmplitude = 20.0; // the square wave of channel 1 swings between -20 and +20 uV
 
-lv::core::RecordingInfo fourChannels()
+lv::core::RecordingInfo fourChannels(const std::string& lastUnit = "uV")
 {
     lv::core::RecordingInfo info;
     info.start = 0;
@@ -30,30 +31,33 @@ lv::core::RecordingInfo fourChannels()
         lv::core::ChannelInfo ch;
         ch.name = "ch" + std::to_string(c);
         ch.fs = 100;
-        ch.unit = "uV";
+        ch.unit = c == 3 ? lastUnit : "uV";
         ch.end = info.end;
         info.channels.push_back(ch);
     }
     return info;
 }
 
-lv::widgets::FramePtr squareWave(std::size_t columns)
+// Channel 1 a square wave of +-amplitude (with `last`, channel 3 too, of +-10 x amplitude), the others empty.
+lv::widgets::FramePtr squareWave(std::size_t columns, double amplitude = kAmplitude, bool exact = true,
+                                 bool last = false)
 {
     auto frame = std::make_shared<lv::widgets::TraceFrame>();
     frame->id = 1;
     frame->range = {0, 10'000'000};
     frame->columns = columns;
-    frame->exact = true;
+    frame->exact = exact;
     for (std::size_t c = 0; c < 4; ++c) {
         lv::widgets::ChannelTrace t;
         t.channel = c;
-        if (c == 1) {
+        const double a = c == 3 ? 10 * amplitude : amplitude;
+        if (c == 1 || (c == 3 && last)) {
             for (int i = 0; i < 1000; ++i) {
                 t.x.push_back(i / 100.0);
-                t.y.push_back((i / 50) % 2 ? kAmplitude : -kAmplitude);
+                t.y.push_back((i / 50) % 2 ? a : -a);
             }
-            t.low = -kAmplitude;
-            t.high = kAmplitude;
+            t.low = -a;
+            t.high = a;
         }
         frame->traces.push_back(std::move(t));
     }
@@ -125,7 +129,7 @@ private slots:
         QVERIFY2(plot.laneLabel(1).endsWith("25 uV/div"), qPrintable(plot.laneLabel(1)));
         // All channels (Ctrl+wheel, Up/Down): a fixed scale stays a plain number per division.
         plot.setGain(plot.gain() * 1.25);
-        QCOMPARE(plot.fixedUnitsPerDivision(), 40.0);
+        QCOMPARE(plot.sensitivity().value, 40.0);
         QCOMPARE(plot.unitsPerDivision(1), 20.0);
         h = heightInLanes(plot, drawn);
         QVERIFY2(std::abs(h - 2.0) < 0.03, qPrintable(QString::number(h)));
@@ -133,8 +137,84 @@ private slots:
         plot.autoScale();
         h = heightInLanes(plot, drawn);
         QVERIFY2(std::abs(h - 0.9) < 0.03, qPrintable(QString::number(h)));
-        QCOMPARE(plot.fixedUnitsPerDivision(), 0.0);
+        QVERIFY(plot.sensitivity().isAuto());
         QVERIFY(std::abs(plot.unitsPerDivision(1) - kAmplitude / 0.45) < 1e-9);
+    }
+
+    // 40 uV peak to peak at 10 uV/mm is 4 mm on screen: with 5 logical pixels per millimetre (127 dpi), 20 logical
+    // pixels, 20 x the scale factor in the trace image (this test runs at scale factors 1 and 2).
+    void aSensitivityPerMillimetreIsTrueOnScreen()
+    {
+        const lv::core::RecordingInfo info = fourChannels();
+        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
+        TracePlot plot;
+        plot.resize(900, 600);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        QSignalSpy drawn(&plot, &TracePlot::frameDrawn);
+        plot.setRecording(&info, &bands);
+        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        plot.setPixelsPerMillimetre(5.0);
+        plot.setSensitivity(*lv::widgets::Sensitivity::parse("10 uV/mm"));
+        plot.showFrame(squareWave(plot.dataColumns()));
+        drawn.clear();
+        QVERIFY(drawn.wait(10000));
+        const QImage image = plot.traceImage();
+        const double dpr = plot.devicePixelRatioF();
+        const double mm = drawnHeight(image) / dpr / 5.0;
+        QVERIFY2(std::abs(mm - 4.0) <= 1.0 / 5.0, qPrintable(QString("%1 mm at scale factor %2").arg(mm).arg(dpr)));
+        QCOMPARE(plot.unitsPerDivision(1), 10.0 * plot.divisionMillimetres());
+        QVERIFY2(plot.laneLabel(1).endsWith("  10 uV/mm"), qPrintable(plot.laneLabel(1)));
+        // "70 uV/cm" is the same; mV channels read it in their unit.
+        plot.setSensitivity(*lv::widgets::Sensitivity::parse("100 uV/cm"));
+        QCOMPARE(plot.unitsPerDivision(1), 10.0 * plot.divisionMillimetres());
+        // The timebase: the data area's width in millimetres over the page's 10 s.
+        QCOMPARE(plot.millimetresPerSecond(), plot.dataColumns() / dpr / 5.0 / 10.0);
+    }
+
+    // A unit the sensitivity does not convert to (a temperature beside EEG) gets one fitted scale for its channels.
+    void unitsThatDoNotConvertShareOneFit()
+    {
+        const lv::core::RecordingInfo info = fourChannels("degC");
+        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
+        TracePlot plot;
+        plot.resize(900, 600);
+        plot.setRecording(&info, &bands);
+        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        plot.setPixelsPerMillimetre(5.0);
+        plot.setSensitivity(*lv::widgets::Sensitivity::parse("7 uV/mm"));
+        plot.showFrame(squareWave(plot.dataColumns(), kAmplitude, true, true));
+        QCOMPARE(plot.unitsPerDivision(1), 7.0 * plot.divisionMillimetres());
+        QCOMPARE(plot.unitsPerDivision(3), 10 * kAmplitude / 0.45);
+        QVERIFY2(plot.laneLabel(3).endsWith(" degC/div"), qPrintable(plot.laneLabel(3)));
+        // Kept while the pages change (a common scale does not follow each page).
+        plot.showFrame(squareWave(plot.dataColumns(), 3 * kAmplitude, true, true));
+        QCOMPARE(plot.unitsPerDivision(3), 10 * kAmplitude / 0.45);
+    }
+
+    // Auto fits every channel to the exact page shown: the same page gives the same scales whether it came first,
+    // after another page, or after a coarse picture of itself; a new page refits.
+    void autoIsTheSameForTheSamePageReachedTwoWays()
+    {
+        const lv::core::RecordingInfo info = fourChannels();
+        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
+        const auto scalesAfter = [&](const std::vector<lv::widgets::FramePtr>& frames) {
+            TracePlot plot;
+            plot.resize(900, 600);
+            plot.setRecording(&info, &bands);
+            plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+            plot.autoScale();
+            for (const auto& f : frames) plot.showFrame(f);
+            return std::pair{plot.unitsPerDivision(1), plot.unitsPerDivision(3)};
+        };
+        const auto page = [](double amplitude, bool exact) { return squareWave(800, amplitude, exact, true); };
+        const auto direct = scalesAfter({page(kAmplitude, true)});
+        QCOMPARE(direct.first, kAmplitude / 0.45);
+        QCOMPARE(direct.second, 10 * kAmplitude / 0.45);
+        QCOMPARE(scalesAfter({page(5 * kAmplitude, true), page(kAmplitude, true)}), direct);
+        QCOMPARE(scalesAfter({page(2 * kAmplitude, false), page(kAmplitude, true)}), direct);
+        QCOMPARE(scalesAfter({page(kAmplitude, true), page(3 * kAmplitude, false)}), direct); // coarse: kept
+        QCOMPARE(scalesAfter({page(kAmplitude, true), page(3 * kAmplitude, true)}).first, 3 * kAmplitude / 0.45);
     }
 
     void theToolbarSetsEveryChannel()
@@ -148,28 +228,32 @@ private slots:
         w.show();
         QVERIFY(lv::test::openAndWait(w, session));
         QVERIFY(lv::test::waitSettled(w));
-        QCOMPARE(w.plot()->fixedUnitsPerDivision(), 0.0);
-        QCOMPARE(w.amplitudeCombo()->currentText(), QString("Auto"));
-        // A preset from the list.
+        // The default: a common 7 uV/mm.
+        QCOMPARE(w.amplitudeCombo()->currentText(), QString("7 uV/mm"));
+        const QString unit = QString::fromStdString(w.loader()->info()->channels[0].unit);
+        QCOMPARE(unit, QString("uV"));
+        for (std::size_t c = 0; c < 3; ++c)
+            QCOMPARE(w.plot()->unitsPerDivision(c), 7.0 * w.plot()->divisionMillimetres());
+        QVERIFY2(w.plot()->laneLabel(0).endsWith("  7 uV/mm"), qPrintable(w.plot()->laneLabel(0)));
+        // A preset from the list: each channel's own unit per division.
         const int preset = w.amplitudeCombo()->findText("50");
         QVERIFY(preset > 0);
         w.amplitudeCombo()->setCurrentIndex(preset);
         emit w.amplitudeCombo()->activated(preset);
         for (std::size_t c = 0; c < 3; ++c) QCOMPARE(w.plot()->unitsPerDivision(c), 50.0);
-        const QString unit = QString::fromStdString(w.loader()->info()->channels[0].unit);
         QVERIFY2(w.plot()->laneLabel(0).endsWith("50 " + unit + "/div"), qPrintable(w.plot()->laneLabel(0)));
-        // Typed, with a unit after the number.
+        // Typed, with a unit after the number: per division of that unit.
         w.amplitudeCombo()->lineEdit()->setText("7.5 uV");
         emit w.amplitudeCombo()->lineEdit()->editingFinished();
         for (std::size_t c = 0; c < 3; ++c) QCOMPARE(w.plot()->unitsPerDivision(c), 7.5);
-        QCOMPARE(w.amplitudeCombo()->currentText(), QString("7.5"));
+        QCOMPARE(w.amplitudeCombo()->currentText(), QString("7.5 uV/div"));
         // Nonsense is refused and the combo shows the scale again.
         QVERIFY(!w.setAmplitudeText("loud"));
-        QCOMPARE(w.plot()->fixedUnitsPerDivision(), 7.5);
-        QCOMPARE(w.amplitudeCombo()->currentText(), QString("7.5"));
+        QCOMPARE(w.plot()->sensitivity().text(), QString("7.5 uV/div"));
+        QCOMPARE(w.amplitudeCombo()->currentText(), QString("7.5 uV/div"));
         // Auto-scale (the A key, the toolbar button) shows Auto again.
         w.plot()->autoScale();
-        QCOMPARE(w.plot()->fixedUnitsPerDivision(), 0.0);
+        QVERIFY(w.plot()->sensitivity().isAuto());
         QCOMPARE(w.amplitudeCombo()->currentText(), QString("Auto"));
     }
 };

@@ -72,7 +72,7 @@ private slots:
         QVERIFY(lv::test::openAndWait(again, session));
         QVERIFY(lv::test::waitSettled(again));
         QCOMPARE(again.view().span(), lv::core::Uutc(5'000'000)); // the remembered page length
-        QCOMPARE(again.plot()->fixedUnitsPerDivision(), 200.0);
+        QCOMPARE(again.plot()->sensitivity().text(), QString("200"));
         QCOMPARE(again.amplitudeCombo()->currentText(), QString("200"));
         QVERIFY(again.setAmplitudeText("Auto"));
         again.setThemeName("light");

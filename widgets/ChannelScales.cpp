@@ -1,0 +1,80 @@
+// Fits are kept per channel (Auto) or per unit (common sensitivity); exact frames replace coarse ones.
+#include "ChannelScales.h"
+
+#include <algorithm>
+
+namespace lv::widgets {
+
+void ChannelScales::setSensitivity(const Sensitivity& s)
+{
+    m_sensitivity = s;
+    m_gain = 1.0;
+    m_channelGain.clear();
+    if (s.isAuto()) m_channelFit.clear();
+}
+
+void ChannelScales::setGain(double gain)
+{
+    gain = std::clamp(gain, 1e-3, 1e3);
+    if (!m_sensitivity.isAuto()) { // a fixed sensitivity stays a plain value
+        m_sensitivity.value = std::clamp(m_sensitivity.value * m_gain / gain, 1e-12, 1e12);
+        gain = 1.0;
+    }
+    m_gain = gain;
+}
+
+void ChannelScales::scaleChannel(std::size_t channel, double factor)
+{
+    double& g = m_channelGain.try_emplace(channel, 1.0).first->second;
+    g = std::clamp(g * factor, 1e-3, 1e3);
+}
+
+void ChannelScales::forgetRecording()
+{
+    m_channelGain.clear();
+    m_channelFit.clear();
+    m_unitFit.clear();
+}
+
+void ChannelScales::fit(const TraceFrame& frame, const std::function<std::string(std::size_t)>& unitOf)
+{
+    std::map<std::string, double> widest;
+    for (const ChannelTrace& t : frame.traces) {
+        if (!(t.high > t.low)) continue;
+        const double half = (t.high - t.low) / 2;
+        Fit& own = m_channelFit[t.channel];
+        if (frame.exact || !own.exact) own = {half, frame.exact}; // Auto follows every exact page
+        const std::string unit = unitOf(t.channel);
+        if (!isCommon(unit)) widest[unit] = std::max(widest[unit], half);
+    }
+    for (const auto& [unit, half] : widest) {
+        Fit& shared = m_unitFit[unit];
+        if (!shared.exact) shared = {half, frame.exact}; // a common scale stays put once it is fitted exactly
+    }
+}
+
+double ChannelScales::unitsPerDivision(std::size_t channel, const std::string& unit, double divisionMm) const
+{
+    double base = m_sensitivity.unitsPerDivision(unit, divisionMm);
+    if (!(base > 0)) {
+        const Fit* fit = nullptr;
+        if (m_sensitivity.isAuto()) {
+            const auto it = m_channelFit.find(channel);
+            fit = it == m_channelFit.end() ? nullptr : &it->second;
+        } else {
+            const auto it = m_unitFit.find(unit);
+            fit = it == m_unitFit.end() ? nullptr : &it->second;
+        }
+        if (!fit || !(fit->half > 0)) return 0.0;
+        base = fit->half / kLaneFill;
+    }
+    const auto cg = m_channelGain.find(channel);
+    return base / (m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second));
+}
+
+bool ChannelScales::isCommon(const std::string& unit) const
+{
+    return !m_sensitivity.isAuto() && m_sensitivity.unitsPerDivision(unit, 1.0) > 0;
+}
+
+} // namespace lv::widgets

@@ -1,0 +1,48 @@
+// What one division (a lane's height) means for each channel: the common sensitivity of its unit, or (Auto) its own
+// fit to the page, times the gains.
+#pragma once
+
+#include "Sensitivity.h"
+#include "TraceFrame.h"
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace lv::widgets {
+
+class ChannelScales {
+public:
+    static constexpr double kLaneFill = 0.45; // a fit: half a lane holds this fraction of the half-range at gain 1
+
+    const Sensitivity& sensitivity() const { return m_sensitivity; }
+    void setSensitivity(const Sensitivity& s); // gains reset; Auto forgets the fits
+    double gain() const { return m_gain; }
+    void setGain(double gain); // all channels; a fixed sensitivity takes it into its value (gain stays 1)
+    void scaleChannel(std::size_t channel, double factor);
+    void forgetRecording(); // fits and channel factors of the previous recording dropped
+
+    // Fits from a frame's robust extents. Auto: each channel from every exact frame (the page shown; a coarse frame
+    // only while it has none). A common sensitivity: units it does not convert to (e.g. degC beside uV) share one
+    // fit, the widest half-range of their channels on the first exact frame, kept while the pages change.
+    void fit(const TraceFrame& frame, const std::function<std::string(std::size_t)>& unitOf);
+
+    // The channel's value per division of `divisionMm` millimetres; 0: not known yet.
+    double unitsPerDivision(std::size_t channel, const std::string& unit, double divisionMm) const;
+    // Whether the channel shows the common sensitivity (not a fit): its label can say "uV/mm".
+    bool isCommon(const std::string& unit) const;
+
+private:
+    struct Fit {
+        double half = 0.0;
+        bool exact = false;
+    };
+
+    Sensitivity m_sensitivity{7.0, Sensitivity::Per::Millimetre, "uV"};
+    double m_gain = 1.0;
+    std::map<std::size_t, double> m_channelGain;
+    std::map<std::size_t, Fit> m_channelFit; // Auto
+    std::map<std::string, Fit> m_unitFit;    // common sensitivity, units it does not convert to
+};
+
+} // namespace lv::widgets

@@ -123,6 +123,15 @@ void MainWindow::createActions()
                     [this] { m_plot->setGain(m_plot->gain() * 1.25); });
     view->addAction(tr("Amplitude &Down"), QKeySequence(Qt::Key_Down), this,
                     [this] { m_plot->setGain(m_plot->gain() / 1.25); });
+    QAction* clip = view->addAction(tr("&Clip Traces to Their Lanes"));
+    clip->setObjectName("clipAction");
+    clip->setCheckable(true);
+    clip->setChecked(setting("view/clipToLanes", true).toBool());
+    m_plot->setClipToLanes(clip->isChecked());
+    connect(clip, &QAction::toggled, this, [this](bool on) {
+        m_plot->setClipToLanes(on);
+        remember("view/clipToLanes", on);
+    });
     view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
     view->addSeparator();
     QMenu* time = view->addMenu(tr("&Time Axis"));

@@ -215,6 +215,12 @@ void TracePlot::scaleChannel(std::size_t channel, double factor)
 
 void TracePlot::autoScale() { setSensitivity(Sensitivity{}); }
 
+void TracePlot::setClipToLanes(bool clip)
+{
+    m_clipToLanes = clip;
+    scheduleRender();
+}
+
 void TracePlot::setPixelsPerMillimetre(double pixels)
 {
     m_pixelsPerMm = pixels > 0 && std::isfinite(pixels) ? pixels : 0.0;
@@ -393,6 +399,7 @@ void TracePlot::scheduleRender()
     spec.x1 = m_plot->xAxis->range().upper;
     spec.lanes = static_cast<int>(m_channels.size());
     spec.color = m_theme.trace;
+    spec.clipToLanes = m_clipToLanes;
     for (const ChannelTrace& t : m_frame->traces) {
         const auto it = std::find(m_channels.begin(), m_channels.end(), t.channel);
         if (it == m_channels.end()) continue;

@@ -59,6 +59,10 @@ public:
     double gain() const { return m_scales.gain(); }
     void scaleChannel(std::size_t channel, double factor); // one channel's amplitude times `factor`
     void autoScale();                                      // Auto, fitted to the data shown now
+    // Traces clipped to their lanes (the default: an artefact or an overview never paints over the neighbours), or
+    // free to overlap them.
+    void setClipToLanes(bool clip);
+    bool clipsToLanes() const { return m_clipToLanes; }
     // Screen calibration: logical pixels per millimetre (0: from the screen's reported physical size).
     void setPixelsPerMillimetre(double pixels);
     double pixelsPerMillimetre() const;
@@ -128,7 +132,8 @@ private:
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;
     ChannelScales m_scales;
-    double m_pixelsPerMm = 0.0;    // 0: the screen's
+    double m_pixelsPerMm = 0.0; // 0: the screen's
+    bool m_clipToLanes = true;
     std::vector<double> m_cursors; // x of measurement cursors (at most two)
     std::size_t m_lastColumns = 0;
     TimeMode m_timeMode;

@@ -14,6 +14,8 @@ namespace lv::widgets {
 
 namespace {
 
+int penWidth(const RenderSpec& spec) { return static_cast<int>(std::max(1.0, std::round(spec.devicePixelRatio))); }
+
 // Calls point(x, y) in device pixels for the points of every mapped trace that can reach device columns
 // [first, end) (all for end < 0), and endRun() after each trace.
 template <typename Point, typename EndRun>
@@ -28,6 +30,8 @@ void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels,
                                     [&](const LaneMapping& l) { return l.channel == t.channel; });
         if (m == spec.mapping.end()) continue;
         const double middle = laneHeight * (m->lane + 0.5), k = m->scale * laneHeight;
+        const double top = spec.clipToLanes ? laneHeight * m->lane : -1e6;
+        const double bottom = spec.clipToLanes ? std::max(top, laneHeight * (m->lane + 1) - penWidth(spec)) : 1e6;
         std::size_t i = 0, n = t.x.size(); // the points inside the window, and one more on either side
         if (end >= 0) {
             i = static_cast<std::size_t>(
@@ -36,7 +40,7 @@ void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels,
                          static_cast<std::size_t>(std::upper_bound(t.x.begin(), t.x.end(), to) - t.x.begin() + 1));
         }
         for (; i < n; ++i) { // a NaN value ends the run: gaps and NaN runs stay open
-            const double y = std::isnan(t.y[i]) ? t.y[i] : std::clamp(middle - (t.y[i] - m->center) * k, -1e6, 1e6);
+            const double y = std::isnan(t.y[i]) ? t.y[i] : std::clamp(middle - (t.y[i] - m->center) * k, top, bottom);
             point((t.x[i] - spec.x0) * perSecond, y);
         }
         endRun();
@@ -49,8 +53,6 @@ QImage transparentImage(const RenderSpec& spec)
     image.fill(Qt::transparent);
     return image;
 }
-
-int penWidth(const RenderSpec& spec) { return static_cast<int>(std::max(1.0, std::round(spec.devicePixelRatio))); }
 
 } // namespace
 

@@ -27,6 +27,7 @@ struct RenderSpec {
     int lanes = 1;
     std::vector<LaneMapping> mapping;
     QColor color;
+    bool clipToLanes = true; // values beyond a lane drawn at its edge (flat), never over the neighbours
 };
 
 QImage renderTraces(const TraceFrame& frame, const RenderSpec& spec);

@@ -64,8 +64,8 @@ lv::widgets::FramePtr squareWave(std::size_t columns, double amplitude = kAmplit
     return frame;
 }
 
-// Rows of the trace image holding any drawn pixel: the trace's height in device pixels (top row to bottom row).
-int drawnHeight(const QImage& image)
+// The first and last rows of the trace image holding any drawn pixel (-1, -1: none).
+std::pair<int, int> drawnRows(const QImage& image)
 {
     int top = -1, bottom = -1;
     for (int y = 0; y < image.height(); ++y)
@@ -75,6 +75,13 @@ int drawnHeight(const QImage& image)
                 bottom = y;
                 break;
             }
+    return {top, bottom};
+}
+
+// The trace's height in device pixels (top row to bottom row).
+int drawnHeight(const QImage& image)
+{
+    const auto [top, bottom] = drawnRows(image);
     return top < 0 ? 0 : bottom - top;
 }
 
@@ -113,6 +120,7 @@ private slots:
         plot.setRecording(&info, &bands);
         plot.setView({0, 10'000'000}, {0, 1, 2, 3});
         plot.setUnitsPerDivision(50);
+        plot.setClipToLanes(false); // up to two lanes tall below
         plot.showFrame(squareWave(plot.dataColumns()));
         // 40 uV peak to peak at 50 uV per division: 0.8 of the spacing between two traces.
         double h = heightInLanes(plot, drawn);
@@ -170,6 +178,36 @@ private slots:
         QCOMPARE(plot.unitsPerDivision(1), 10.0 * plot.divisionMillimetres());
         // The timebase: the data area's width in millimetres over the page's 10 s.
         QCOMPARE(plot.millimetresPerSecond(), plot.dataColumns() / dpr / 5.0 / 10.0);
+    }
+
+    // Clipped (the default), a trace three lanes tall stays inside its lane, flat at the edges; unclipped it
+    // overlaps its neighbours.
+    void tracesAreClippedToTheirLanes()
+    {
+        const lv::core::RecordingInfo info = fourChannels();
+        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
+        TracePlot plot;
+        plot.resize(900, 600);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        QSignalSpy drawn(&plot, &TracePlot::frameDrawn);
+        plot.setRecording(&info, &bands);
+        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        plot.setUnitsPerDivision(2 * kAmplitude / 3); // 40 uV peak to peak: 3 lanes
+        QVERIFY(plot.clipsToLanes());
+        plot.showFrame(squareWave(plot.dataColumns()));
+        drawn.clear();
+        QVERIFY(drawn.wait(10000));
+        QImage image = plot.traceImage();
+        const double lane = image.height() / 4.0;
+        const auto [top, bottom] = drawnRows(image);
+        QVERIFY2(top >= std::floor(lane) && top <= std::ceil(lane) && bottom < 2 * lane && bottom >= 2 * lane - 3,
+                 qPrintable(QString("rows %1 to %2, lane 1 is [%3, %4)").arg(top).arg(bottom).arg(lane).arg(2 * lane)));
+        plot.setClipToLanes(false);
+        drawn.clear();
+        QVERIFY(drawn.wait(10000));
+        image = plot.traceImage();
+        QVERIFY2(drawnHeight(image) > 2 * lane, qPrintable(QString::number(drawnHeight(image))));
     }
 
     // A unit the sensitivity does not convert to (a temperature beside EEG) gets one fitted scale for its channels.

@@ -203,11 +203,8 @@ private slots:
         const auto [top, bottom] = drawnRows(image);
         QVERIFY2(top >= std::floor(lane) && top <= std::ceil(lane) && bottom < 2 * lane && bottom >= 2 * lane - 3,
                  qPrintable(QString("rows %1 to %2, lane 1 is [%3, %4)").arg(top).arg(bottom).arg(lane).arg(2 * lane)));
-        plot.setClipToLanes(false);
-        drawn.clear();
-        QVERIFY(drawn.wait(10000));
-        image = plot.traceImage();
-        QVERIFY2(drawnHeight(image) > 2 * lane, qPrintable(QString::number(drawnHeight(image))));
+        plot.setClipToLanes(false); // a picture drawn before may still be on its way: wait for the new one
+        QTRY_VERIFY_WITH_TIMEOUT(drawnHeight(plot.traceImage()) > 2 * lane, 10000);
     }
 
     // A unit the sensitivity does not convert to (a temperature beside EEG) gets one fitted scale for its channels.

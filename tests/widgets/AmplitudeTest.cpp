@@ -85,6 +85,26 @@ int drawnHeight(const QImage& image)
     return top < 0 ? 0 : bottom - top;
 }
 
+// A 900 x 600 plot of fourChannels(lastUnit), all four in view (lanes 0-3), shown unless told otherwise.
+struct FourLanes {
+    explicit FourLanes(const std::string& lastUnit = "uV", bool show = true) : info(fourChannels(lastUnit))
+    {
+        plot.resize(900, 600);
+        if (show) {
+            plot.show();
+            exposed = QTest::qWaitForWindowExposed(&plot);
+        }
+        plot.setRecording(&info, &bands);
+        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+    }
+
+    const lv::core::RecordingInfo info;
+    const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
+    TracePlot plot;
+    QSignalSpy drawn{&plot, &TracePlot::frameDrawn};
+    bool exposed = true;
+};
+
 } // namespace
 
 class AmplitudeTest : public QObject {
@@ -110,15 +130,10 @@ private slots:
 
     void aTraceSpansItsAmplitudeOverUnitsPerDivision()
     {
-        const lv::core::RecordingInfo info = fourChannels();
-        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
-        TracePlot plot;
-        plot.resize(900, 600);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        QSignalSpy drawn(&plot, &TracePlot::frameDrawn);
-        plot.setRecording(&info, &bands);
-        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        FourLanes lanes;
+        QVERIFY(lanes.exposed);
+        TracePlot& plot = lanes.plot;
+        QSignalSpy& drawn = lanes.drawn;
         plot.setUnitsPerDivision(50);
         plot.setClipToLanes(false); // up to two lanes tall below
         plot.showFrame(squareWave(plot.dataColumns()));
@@ -153,15 +168,10 @@ private slots:
     // pixels, 20 x the scale factor in the trace image (this test runs at scale factors 1 and 2).
     void aSensitivityPerMillimetreIsTrueOnScreen()
     {
-        const lv::core::RecordingInfo info = fourChannels();
-        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
-        TracePlot plot;
-        plot.resize(900, 600);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        QSignalSpy drawn(&plot, &TracePlot::frameDrawn);
-        plot.setRecording(&info, &bands);
-        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        FourLanes lanes;
+        QVERIFY(lanes.exposed);
+        TracePlot& plot = lanes.plot;
+        QSignalSpy& drawn = lanes.drawn;
         plot.setPixelsPerMillimetre(5.0);
         plot.setSensitivity(*lv::widgets::Sensitivity::parse("10 uV/mm"));
         plot.showFrame(squareWave(plot.dataColumns()));
@@ -184,15 +194,10 @@ private slots:
     // overlaps its neighbours.
     void tracesAreClippedToTheirLanes()
     {
-        const lv::core::RecordingInfo info = fourChannels();
-        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
-        TracePlot plot;
-        plot.resize(900, 600);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        QSignalSpy drawn(&plot, &TracePlot::frameDrawn);
-        plot.setRecording(&info, &bands);
-        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        FourLanes lanes;
+        QVERIFY(lanes.exposed);
+        TracePlot& plot = lanes.plot;
+        QSignalSpy& drawn = lanes.drawn;
         plot.setUnitsPerDivision(2 * kAmplitude / 3); // 40 uV peak to peak: 3 lanes
         QVERIFY(plot.clipsToLanes());
         plot.showFrame(squareWave(plot.dataColumns()));
@@ -210,12 +215,8 @@ private slots:
     // A unit the sensitivity does not convert to (a temperature beside EEG) gets one fitted scale for its channels.
     void unitsThatDoNotConvertShareOneFit()
     {
-        const lv::core::RecordingInfo info = fourChannels("degC");
-        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
-        TracePlot plot;
-        plot.resize(900, 600);
-        plot.setRecording(&info, &bands);
-        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        FourLanes lanes("degC", false);
+        TracePlot& plot = lanes.plot;
         plot.setPixelsPerMillimetre(5.0);
         plot.setSensitivity(*lv::widgets::Sensitivity::parse("7 uV/mm"));
         plot.showFrame(squareWave(plot.dataColumns(), kAmplitude, true, true));
@@ -231,13 +232,9 @@ private slots:
     // after another page, or after a coarse picture of itself; a new page refits.
     void autoIsTheSameForTheSamePageReachedTwoWays()
     {
-        const lv::core::RecordingInfo info = fourChannels();
-        const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
         const auto scalesAfter = [&](const std::vector<lv::widgets::FramePtr>& frames) {
-            TracePlot plot;
-            plot.resize(900, 600);
-            plot.setRecording(&info, &bands);
-            plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+            FourLanes lanes("uV", false);
+            TracePlot& plot = lanes.plot;
             plot.autoScale();
             for (const auto& f : frames) plot.showFrame(f);
             return std::pair{plot.unitsPerDivision(1), plot.unitsPerDivision(3)};

@@ -13,12 +13,6 @@
 
 namespace lv::widgets {
 
-namespace {
-
-QString formatValue(double v) { return QString::number(v, 'g', 4); }
-
-} // namespace
-
 TracePlot::TracePlot(QWidget* parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
@@ -107,6 +101,8 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_frame.reset();
     m_scales.forgetRecording();
     m_cursors.clear();
+    m_over->setCursors({});
+    m_mouse.reset(); // no value of the previous recording stays in the status bar
     m_channels.clear();
     m_range = info ? core::TimeRange{info->start, info->end} : core::TimeRange{0, 1};
     if (info) m_ticker->setOrigin(info->start);
@@ -121,6 +117,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     updateBands();
     updateMarkers();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    updateReadout();
 }
 
 void TracePlot::setView(core::TimeRange range, const std::vector<std::size_t>& channels)
@@ -135,6 +132,7 @@ void TracePlot::setView(core::TimeRange range, const std::vector<std::size_t>& c
     updateBands();
     updateMarkers();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    updateReadout();
 }
 
 void TracePlot::showFrame(FramePtr frame)
@@ -144,6 +142,7 @@ void TracePlot::showFrame(FramePtr frame)
     scheduleRender(); // replots when the image is ready
     updateAxes();     // amplitude labels follow a first auto-scale
     updateBands();
+    updateReadout(); // the values under the mouse are this frame's now
 }
 
 void TracePlot::setTheme(const Theme& theme)
@@ -474,7 +473,8 @@ int TracePlot::laneAt(double pixelY) const
 
 double TracePlot::valueAt(std::size_t channel, double x) const
 {
-    if (!m_frame) return std::nan("");
+    // Outside the frame's range (a page turned, its frame not here yet) nothing is known: never a neighbour's value.
+    if (!m_frame || x < toX(m_frame->range.start) || x > toX(m_frame->range.end)) return std::nan("");
     for (const ChannelTrace& t : m_frame->traces) {
         if (t.channel != channel || t.x.empty()) continue;
         const auto it = std::lower_bound(t.x.begin(), t.x.end(), x);
@@ -483,55 +483,6 @@ double TracePlot::valueAt(std::size_t channel, double x) const
         return t.y[i];
     }
     return std::nan("");
-}
-
-void TracePlot::onWheel(QWheelEvent* event)
-{
-    const double steps = event->angleDelta().y() / 120.0;
-    if (steps == 0 || !m_info) return;
-    if (event->modifiers() & Qt::ControlModifier) { // amplitude: all channels, or with Shift the one under the mouse
-        const double factor = std::pow(1.25, steps);
-        const int lane = laneAt(event->position().y());
-        if ((event->modifiers() & Qt::ShiftModifier) && lane >= 0) {
-            scaleChannel(m_channels[static_cast<std::size_t>(lane)], factor);
-        } else {
-            setGain(gain() * factor);
-        }
-        return;
-    }
-    emit zoomRequested(std::pow(0.8, steps), toTime(m_plot->xAxis->pixelToCoord(event->position().x())));
-}
-
-void TracePlot::onMouseMove(QMouseEvent* event)
-{
-    if (!m_info) return;
-    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
-    const double step = std::max(m_range.duration() / 1e6 / std::max<double>(dataColumns(), 1.0), 0.001);
-    QString text = TimeTicker::format(m_info->start, x, step, m_timeMode);
-    const int lane = laneAt(event->position().y());
-    if (lane >= 0) {
-        const std::size_t c = m_channels[static_cast<std::size_t>(lane)];
-        text += QString("   %1 = %2 %3")
-                    .arg(QString::fromStdString(m_info->channels[c].name), formatValue(valueAt(c, x)), unitOf(c));
-        if (m_cursors.size() == 2) {
-            const double dt = m_cursors[1] - m_cursors[0];
-            const double dv = valueAt(c, m_cursors[1]) - valueAt(c, m_cursors[0]);
-            text += QString("   cursors: dt = %1 s, dv = %2 %3").arg(formatValue(dt), formatValue(dv), unitOf(c));
-        }
-    }
-    emit statusText(text);
-}
-
-void TracePlot::onMousePress(QMouseEvent* event)
-{
-    if (event->button() != Qt::RightButton || !m_info) return;
-    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
-    if (m_cursors.size() >= 2) m_cursors.clear();
-    m_cursors.push_back(x);
-    std::sort(m_cursors.begin(), m_cursors.end());
-    m_over->setCursors(m_cursors);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-    onMouseMove(event);
 }
 
 } // namespace lv::widgets

@@ -18,6 +18,7 @@
 #include <QWidget>
 #include <map>
 #include <memory>
+#include <optional>
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -114,6 +115,8 @@ private:
     void onWheel(QWheelEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
+    void updateReadout();
+    void leaveEvent(QEvent* event) override;
     double valueAt(std::size_t channel, double x) const; // physical value nearest x in the frame, or NaN
     QString unitOf(std::size_t channel) const;
     void amplitudeChanged(); // re-render, relabel, replot, tell
@@ -134,7 +137,8 @@ private:
     ChannelScales m_scales;
     double m_pixelsPerMm = 0.0; // 0: the screen's
     bool m_clipToLanes = true;
-    std::vector<double> m_cursors; // x of measurement cursors (at most two)
+    std::vector<double> m_cursors;  // x of measurement cursors (at most two)
+    std::optional<QPointF> m_mouse; // over the plot, in the plot's coordinates
     std::size_t m_lastColumns = 0;
     TimeMode m_timeMode;
     quint64 m_pendingDrawn = 0;

@@ -2,6 +2,7 @@
 // millimetres of screen (run at scale factors 1 and 2), per-channel factors and the global gain change it as
 // labelled, Auto is the same for the same page however it was reached, and the toolbar sets every channel.
 #include "MainWindow.h"
+#include "PlotFixtures.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
@@ -15,54 +16,13 @@
 #include <QTest>
 #include <cmath>
 
+using lv::test::FourLanes;
+using lv::test::kAmplitude;
+using lv::test::squareWave;
 using lv::widgets::MainWindow;
 using lv::widgets::TracePlot;
 
 namespace {
-
-constexpr double kAmplitude = 20.0; // the square wave of channel 1 swings between -20 and +20 uV
-
-lv::core::RecordingInfo fourChannels(const std::string& lastUnit = "uV")
-{
-    lv::core::RecordingInfo info;
-    info.start = 0;
-    info.end = 10'000'000;
-    for (int c = 0; c < 4; ++c) {
-        lv::core::ChannelInfo ch;
-        ch.name = "ch" + std::to_string(c);
-        ch.fs = 100;
-        ch.unit = c == 3 ? lastUnit : "uV";
-        ch.end = info.end;
-        info.channels.push_back(ch);
-    }
-    return info;
-}
-
-// Channel 1 a square wave of +-amplitude (with `last`, channel 3 too, of +-10 x amplitude), the others empty.
-lv::widgets::FramePtr squareWave(std::size_t columns, double amplitude = kAmplitude, bool exact = true,
-                                 bool last = false)
-{
-    auto frame = std::make_shared<lv::widgets::TraceFrame>();
-    frame->id = 1;
-    frame->range = {0, 10'000'000};
-    frame->columns = columns;
-    frame->exact = exact;
-    for (std::size_t c = 0; c < 4; ++c) {
-        lv::widgets::ChannelTrace t;
-        t.channel = c;
-        const double a = c == 3 ? 10 * amplitude : amplitude;
-        if (c == 1 || (c == 3 && last)) {
-            for (int i = 0; i < 1000; ++i) {
-                t.x.push_back(i / 100.0);
-                t.y.push_back((i / 50) % 2 ? a : -a);
-            }
-            t.low = -a;
-            t.high = a;
-        }
-        frame->traces.push_back(std::move(t));
-    }
-    return frame;
-}
 
 // The first and last rows of the trace image holding any drawn pixel (-1, -1: none).
 std::pair<int, int> drawnRows(const QImage& image)
@@ -84,26 +44,6 @@ int drawnHeight(const QImage& image)
     const auto [top, bottom] = drawnRows(image);
     return top < 0 ? 0 : bottom - top;
 }
-
-// A 900 x 600 plot of fourChannels(lastUnit), all four in view (lanes 0-3), shown unless told otherwise.
-struct FourLanes {
-    explicit FourLanes(const std::string& lastUnit = "uV", bool show = true) : info(fourChannels(lastUnit))
-    {
-        plot.resize(900, 600);
-        if (show) {
-            plot.show();
-            exposed = QTest::qWaitForWindowExposed(&plot);
-        }
-        plot.setRecording(&info, &bands);
-        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
-    }
-
-    const lv::core::RecordingInfo info;
-    const lv::widgets::GapBands bands{{}, std::vector<std::vector<lv::core::TimeRange>>(4)};
-    TracePlot plot;
-    QSignalSpy drawn{&plot, &TracePlot::frameDrawn};
-    bool exposed = true;
-};
 
 } // namespace
 

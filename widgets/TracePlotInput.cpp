@@ -1,0 +1,87 @@
+// The plot's mouse and wheel input and the status readout of what is under the mouse.
+#include "TracePlot.h"
+
+#include "PlotOverlay.h"
+#include "TimeTicker.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lv::widgets {
+
+namespace {
+
+QString formatValue(double v) { return QString::number(v, 'g', 4); }
+
+} // namespace
+
+void TracePlot::onWheel(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0 || !m_info) return;
+    if (event->modifiers() & Qt::ControlModifier) { // amplitude: all channels, or with Shift the one under the mouse
+        const double factor = std::pow(1.25, steps);
+        const int lane = laneAt(event->position().y());
+        if ((event->modifiers() & Qt::ShiftModifier) && lane >= 0) {
+            scaleChannel(m_channels[static_cast<std::size_t>(lane)], factor);
+        } else {
+            setGain(gain() * factor);
+        }
+        return;
+    }
+    emit zoomRequested(std::pow(0.8, steps), toTime(m_plot->xAxis->pixelToCoord(event->position().x())));
+}
+
+void TracePlot::onMouseMove(QMouseEvent* event)
+{
+    m_mouse = event->position();
+    updateReadout();
+}
+
+// What is under the mouse now: the time, the lane's channel and its value, and with two cursors dt (with 1/dt)
+// and dv. Called again whenever the view, the frame or the recording changes, so it never shows a value that is
+// no longer on screen (nothing once the mouse has left or the recording has changed).
+void TracePlot::updateReadout()
+{
+    if (!m_info || !m_mouse) {
+        emit statusText(QString());
+        return;
+    }
+    const double x = m_plot->xAxis->pixelToCoord(m_mouse->x());
+    const double step = std::max(m_range.duration() / 1e6 / std::max<double>(dataColumns(), 1.0), 0.001);
+    QString text = TimeTicker::format(m_info->start, x, step, m_timeMode);
+    const int lane = laneAt(m_mouse->y());
+    if (lane >= 0) {
+        const std::size_t c = m_channels[static_cast<std::size_t>(lane)];
+        text += QString("   %1 = %2 %3")
+                    .arg(QString::fromStdString(m_info->channels[c].name), formatValue(valueAt(c, x)), unitOf(c));
+        if (m_cursors.size() == 2) {
+            const double dt = m_cursors[1] - m_cursors[0];
+            const double dv = valueAt(c, m_cursors[1]) - valueAt(c, m_cursors[0]);
+            const QString hz = dt > 0 ? QString(" (%1 Hz)").arg(formatValue(1.0 / dt)) : QString();
+            text += QString("   cursors: dt = %1 s%2, dv = %3 %4").arg(formatValue(dt), hz, formatValue(dv), unitOf(c));
+        }
+    }
+    emit statusText(text);
+}
+
+void TracePlot::leaveEvent(QEvent* event)
+{
+    m_mouse.reset();
+    updateReadout();
+    QWidget::leaveEvent(event);
+}
+
+void TracePlot::onMousePress(QMouseEvent* event)
+{
+    if (event->button() != Qt::RightButton || !m_info) return;
+    const double x = m_plot->xAxis->pixelToCoord(event->position().x());
+    if (m_cursors.size() >= 2) m_cursors.clear();
+    m_cursors.push_back(x);
+    std::sort(m_cursors.begin(), m_cursors.end());
+    m_over->setCursors(m_cursors);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    onMouseMove(event);
+}
+
+} // namespace lv::widgets

@@ -31,6 +31,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyleFactory>
@@ -109,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 800);
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
+    fitToScreen();
     for (int i = 0; i < m_pageCombo->count(); ++i)
         if (m_pageCombo->itemData(i).toLongLong() == m_pageLength) m_pageCombo->setCurrentIndex(i);
     if (const auto s = Sensitivity::parse(settings.value("view/sensitivity", "7 uV/mm").toString()))
@@ -355,6 +357,30 @@ void MainWindow::centerOn(core::Uutc t)
 {
     m_view.centerOn(t);
     viewChanged();
+}
+
+// The page whose width on screen runs at `mmPerSecond`: the data area's width in millimetres over the speed.
+void MainWindow::setTimebase(double mmPerSecond)
+{
+    const double widthMm =
+        static_cast<double>(m_plot->dataColumns()) / m_plot->devicePixelRatioF() / m_plot->pixelsPerMillimetre();
+    if (!(mmPerSecond > 0) || !(widthMm > 0)) return;
+    setPageLength(static_cast<core::Uutc>(std::llround(widthMm / mmPerSecond * 1e6)));
+}
+
+// A window no larger than the screen's free area (a remembered or default size from a larger screen, or another
+// scale factor, would open partly off screen), and on it.
+void MainWindow::fitToScreen()
+{
+    const QScreen* s = screen();
+    if (!s) return;
+    const QRect free = s->availableGeometry();
+    const QSize frame = frameGeometry().size() - geometry().size(); // the title bar and borders, once shown
+    QRect g = geometry();
+    g.setSize(g.size().boundedTo(free.size() - frame));
+    g.moveLeft(std::clamp(g.left(), free.left(), free.left() + free.width() - g.width() - frame.width()));
+    g.moveTop(std::clamp(g.top(), free.top(), free.top() + free.height() - g.height() - frame.height()));
+    setGeometry(g);
 }
 
 void MainWindow::setPageLength(core::Uutc span)

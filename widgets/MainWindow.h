@@ -66,7 +66,9 @@ public:
     void askGoTo();
     void goTo(core::Uutc start);
     void centerOn(core::Uutc t);
-    void setPageLength(core::Uutc span); // 0: the whole recording
+    void setPageLength(core::Uutc span);  // 0: the whole recording
+    void setTimebase(double mmPerSecond); // the page length that runs at this speed on this screen
+    void fitToScreen();                   // size and place within the screen's free area
     void setVisibleChannels(const std::vector<std::size_t>& channels);
     // Every channel's amplitude, as Sensitivity::parse reads it: "7 uV/mm" (the default), "70 uV/cm", "50 uV/div",
     // "50" (each channel's own unit per division) or "Auto". False when the text is none of them.

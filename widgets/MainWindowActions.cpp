@@ -102,6 +102,9 @@ void MainWindow::createActions()
         m_pageGroup->addAction(a);
         m_pageCombo->addItem(name, QVariant::fromValue<qint64>(span));
     }
+    QMenu* timebase = view->addMenu(tr("&Timebase"));
+    for (int speed : {15, 30, 60}) // mm/s, as paper EEG ran
+        timebase->addAction(tr("%1 mm/s").arg(speed), this, [this, speed] { setTimebase(speed); });
     connect(m_pageCombo, &QComboBox::activated, this,
             [this](int i) { setPageLength(m_pageCombo->itemData(i).toLongLong()); });
     QAction* next = view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { pageBy(1); });

@@ -13,7 +13,9 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLabel>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -76,6 +78,42 @@ private slots:
         QCOMPARE(again.amplitudeCombo()->currentText(), QString("200"));
         QVERIFY(again.setAmplitudeText("Auto"));
         again.setThemeName("light");
+    }
+
+    // The default 1280 x 800 (or a remembered size) on the offscreen platform's 800 x 600 screen: fitted into it.
+    void theFirstWindowFitsTheScreen()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        const QRect free = w.screen()->availableGeometry();
+        QVERIFY2(free.width() < 1280, "the offscreen screen is expected smaller than the default window");
+        QVERIFY2(free.contains(w.geometry()), qPrintable(QString("%1,%2 %3x%4 on %5x%6")
+                                                             .arg(w.x())
+                                                             .arg(w.y())
+                                                             .arg(w.width())
+                                                             .arg(w.height())
+                                                             .arg(free.width())
+                                                             .arg(free.height())));
+    }
+
+    // View > Timebase: the page that runs at 30 mm/s on this screen, said in the status bar as EDFbrowser does.
+    void theTimebaseSetsThePageLength()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1600, 900);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, lv::test::testdata("mef3/legacy/multi_segment.mefd")));
+        w.setTimebase(30);
+        QVERIFY(lv::test::waitSettled(w));
+        QVERIFY2(std::abs(w.plot()->millimetresPerSecond() - 30) < 0.01,
+                 qPrintable(QString::number(w.plot()->millimetresPerSecond())));
+        const double seconds = static_cast<double>(w.view().span()) / 1e6;
+        QVERIFY(std::abs(seconds - w.plot()->dataColumns() / w.plot()->devicePixelRatioF() /
+                                       w.plot()->pixelsPerMillimetre() / 30) < 1e-5);
+        bool said = false;
+        for (const QLabel* l : w.statusBar()->findChildren<QLabel*>()) said = said || l->text().contains("(30 mm/s)");
+        QVERIFY(said);
     }
 
     void droppingAFolderOpensIt()

@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace lv::widgets {
 
@@ -49,6 +50,16 @@ void AnnotationList::setRecording(const core::RecordingInfo* info)
 }
 
 void AnnotationList::setFilter(const QString& text) { m_filter->setText(text); }
+
+std::vector<core::Uutc> AnnotationList::shownTimes() const
+{
+    std::vector<core::Uutc> times;
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i)
+        if (!m_list->topLevelItem(i)->isHidden())
+            times.push_back(m_list->topLevelItem(i)->data(0, Qt::UserRole).toLongLong());
+    std::sort(times.begin(), times.end());
+    return times;
+}
 
 int AnnotationList::visibleCount() const
 {

@@ -19,6 +19,7 @@ public:
     void setRecording(const core::RecordingInfo* info);
     void setFilter(const QString& text);
     int visibleCount() const;
+    std::vector<core::Uutc> shownTimes() const; // of the records the filter lets through, sorted
     QTreeWidget* list() const { return m_list; }
 
 signals:

@@ -1,6 +1,7 @@
 // Opening, closing and navigating recordings, settings and themes; every view change goes through ViewState, then
 // to the plot (axes at once) and the loader (frames later, off the UI thread). Menus and docks: MainWindowActions.cpp.
 #include "MainWindow.h"
+#include "Navigation.h"
 #include "Sensitivity.h"
 
 #include "AnnotationList.h"
@@ -357,6 +358,36 @@ void MainWindow::centerOn(core::Uutc t)
 {
     m_view.centerOn(t);
     viewChanged();
+}
+
+void MainWindow::jumpToAnnotation(int direction)
+{
+    jumpTo(m_annotations->shownTimes(), direction, tr("no further annotation"));
+}
+
+void MainWindow::jumpToGap(int direction)
+{
+    std::vector<core::Uutc> starts;
+    if (const GapBands* bands = m_loader->bands())
+        for (const core::TimeRange& g : bands->recording) starts.push_back(g.start);
+    jumpTo(starts, direction, tr("no further gap"));
+}
+
+// From the view's centre, or from the time last jumped to while the view has not moved since (at the recording's
+// ends the view cannot centre on it, and the next jump would find the same time again).
+void MainWindow::jumpTo(const std::vector<core::Uutc>& times, int direction, const QString& none)
+{
+    if (!m_open) return;
+    const core::TimeRange range = m_view.range();
+    const core::Uutc from =
+        m_lastJump && m_lastJump->second == range ? m_lastJump->first : range.start + range.duration() / 2;
+    const std::optional<core::Uutc> t = nextTime(times, from, direction);
+    if (!t) {
+        statusBar()->showMessage(none, 5000);
+        return;
+    }
+    centerOn(*t);
+    m_lastJump = {*t, m_view.range()};
 }
 
 // The page whose width on screen runs at `mmPerSecond`: the data area's width in millimetres over the speed.

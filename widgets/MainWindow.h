@@ -66,7 +66,10 @@ public:
     void askGoTo();
     void goTo(core::Uutc start);
     void centerOn(core::Uutc t);
-    void setPageLength(core::Uutc span);  // 0: the whole recording
+    void setPageLength(core::Uutc span); // 0: the whole recording
+    // The view centred on the next (direction > 0) or previous annotation the list's filter shows, or gap start.
+    void jumpToAnnotation(int direction);
+    void jumpToGap(int direction);
     void setTimebase(double mmPerSecond); // the page length that runs at this speed on this screen
     void fitToScreen();                   // size and place within the screen's free area
     void setVisibleChannels(const std::vector<std::size_t>& channels);
@@ -122,6 +125,7 @@ private:
     void setTimeMode(TimeMode mode);
     void showAmplitude(); // the combo follows the plot's scale
     QString pageText() const;
+    void jumpTo(const std::vector<core::Uutc>& times, int direction, const QString& none);
     void applyTheme(const Theme& theme);
     void closeRecording();
     void exportRecording();
@@ -160,8 +164,9 @@ private:
     bool m_open = false;
     bool m_checkOnDisk = false; // opened from an unchecked snapshot: compare with the files after the first paint
     bool m_reloading = false;
-    core::TimeRange m_reloadRange;          // the view when the change was found
-    std::vector<std::string> m_reloadShown; // the channels shown then, by name
+    std::optional<std::pair<core::Uutc, core::TimeRange>> m_lastJump; // the time jumped to, and the view it gave
+    core::TimeRange m_reloadRange;                                    // the view when the change was found
+    std::vector<std::string> m_reloadShown;                           // the channels shown then, by name
 };
 
 // Page length presets offered in the View menu and the toolbar (microseconds; 0: the whole recording).

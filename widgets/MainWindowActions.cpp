@@ -119,6 +119,11 @@ void MainWindow::createActions()
     // the same keys would make the shortcut ambiguous, and Qt then runs neither).
     zoomIn->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     view->addAction(tr("&Go to Time..."), QKeySequence(Qt::CTRL | Qt::Key_G), this, &MainWindow::askGoTo);
+    view->addAction(tr("Next A&nnotation"), QKeySequence(Qt::Key_N), this, [this] { jumpToAnnotation(1); });
+    view->addAction(tr("Previous Annotation"), QKeySequence(Qt::SHIFT | Qt::Key_N), this,
+                    [this] { jumpToAnnotation(-1); });
+    view->addAction(tr("Next Ga&p"), QKeySequence(Qt::Key_G), this, [this] { jumpToGap(1); });
+    view->addAction(tr("Previous Gap"), QKeySequence(Qt::SHIFT | Qt::Key_G), this, [this] { jumpToGap(-1); });
     view->addSeparator();
     QAction* autoScale =
         view->addAction(tr("&Auto-scale Amplitude"), QKeySequence(Qt::Key_A), m_plot, &TracePlot::autoScale);

@@ -1,6 +1,7 @@
 // The main window around the plot: settings remembered across windows, drop to open (several: to merge),
 // rubber-band zoom, export.
 #include "MainWindow.h"
+#include "AnnotationList.h"
 #include "ConvertChannelTable.h"
 #include "ConvertDialog.h"
 #include "MergeDialog.h"
@@ -22,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <algorithm>
 #include <filesystem>
 
 using lv::widgets::MainWindow;
@@ -114,6 +116,54 @@ private slots:
         bool said = false;
         for (const QLabel* l : w.statusBar()->findChildren<QLabel*>()) said = said || l->text().contains("(30 mm/s)");
         QVERIFY(said);
+    }
+
+    // N / Shift+N and G / Shift+G: the view centred on the next or previous annotation the list shows, or gap start.
+    void nextAndPreviousAnnotationAndGap()
+    {
+        QTemporaryDir dir;
+        const QString session =
+            lv::test::makeSynth(dir.path(), {"--channels", "2", "--hours", "0.2", "--fs", "128", "--seed", "7"});
+        QVERIFY(!session.isEmpty());
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, session));
+        w.setPageLength(10'000'000);
+        std::vector<lv::core::Uutc> times;
+        lv::core::Uutc moving = 0;
+        for (const lv::core::Annotation& a : w.loader()->info()->annotations) {
+            times.push_back(a.time);
+            if (a.text == "Patient moving") moving = a.time;
+        }
+        std::sort(times.begin(), times.end());
+        QVERIFY(times.size() >= 3 && moving > 0);
+        const auto center = [&] { return w.view().range().start + w.view().range().duration() / 2; };
+        w.goTo(w.view().bounds().start);
+        const auto first = std::upper_bound(times.begin(), times.end(), center());
+        QVERIFY(first + 1 < times.end());
+        w.jumpToAnnotation(1);
+        QCOMPARE(center(), *first);
+        w.jumpToAnnotation(1);
+        QCOMPARE(center(), *(first + 1));
+        w.jumpToAnnotation(-1);
+        QCOMPARE(center(), *first);
+        // Of a chosen type: only what the list's filter shows.
+        w.annotations()->setFilter("moving");
+        w.goTo(w.view().bounds().start);
+        w.jumpToAnnotation(1);
+        QCOMPARE(center(), moving);
+        w.jumpToAnnotation(1); // none after it: the view stays
+        QCOMPARE(center(), moving);
+        // Gaps: their starts, forward and back.
+        const std::vector<lv::core::TimeRange>& gaps = w.loader()->bands()->recording;
+        QVERIFY(!gaps.empty());
+        w.goTo(w.view().bounds().start);
+        w.jumpToGap(1);
+        QCOMPARE(center(), gaps.front().start);
+        w.goTo(w.view().bounds().end);
+        w.jumpToGap(-1);
+        QCOMPARE(center(), gaps.back().start);
     }
 
     void droppingAFolderOpensIt()

@@ -116,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_pageCombo->itemData(i).toLongLong() == m_pageLength) m_pageCombo->setCurrentIndex(i);
     if (const auto s = Sensitivity::parse(settings.value("view/sensitivity", "7 uV/mm").toString()))
         m_plot->setSensitivity(*s);
+    applyCalibration();
     showAmplitude();
 }
 
@@ -328,9 +329,12 @@ void MainWindow::onFrameDrawn(quint64 id, bool exact)
     emit viewSettled();
 }
 
+// With View > Skip Gaps When Paging, a page that would show only a pause shows the data past it instead.
 void MainWindow::pageBy(int pages)
 {
     m_view.page(pages);
+    const GapBands* bands = m_loader->bands();
+    if (m_skipGaps && bands) m_view.setRange(skipGap(m_view.range(), bands->recording, pages));
     viewChanged();
 }
 

@@ -27,6 +27,7 @@ class QTimer;
 namespace lv::widgets {
 
 class AnnotationList;
+class CalibrationDialog;
 class ConversionQueue;
 class ConvertDialog;
 class OverviewStrip;
@@ -71,7 +72,10 @@ public:
     void jumpToAnnotation(int direction);
     void jumpToGap(int direction);
     void setTimebase(double mmPerSecond); // the page length that runs at this speed on this screen
-    void fitToScreen();                   // size and place within the screen's free area
+    // View > Timebase > Calibrate Screen...: a ruler dialog, shown; accepted, its pixels per millimetre are used
+    // on this screen from then on (remembered per screen).
+    CalibrationDialog* calibrateScreen();
+    void fitToScreen(); // size and place within the screen's free area
     void setVisibleChannels(const std::vector<std::size_t>& channels);
     // Every channel's amplitude, as Sensitivity::parse reads it: "7 uV/mm" (the default), "70 uV/cm", "50 uV/div",
     // "50" (each channel's own unit per division) or "Auto". False when the text is none of them.
@@ -104,6 +108,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createActions();
@@ -127,6 +132,7 @@ private:
     QString pageText() const;
     void jumpTo(const std::vector<core::Uutc>& times, int direction, const QString& none);
     void applyTheme(const Theme& theme);
+    void applyCalibration(); // the screen's remembered calibration, or its reported size
     void closeRecording();
     void exportRecording();
     void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog
@@ -164,6 +170,8 @@ private:
     bool m_open = false;
     bool m_checkOnDisk = false; // opened from an unchecked snapshot: compare with the files after the first paint
     bool m_reloading = false;
+    bool m_skipGaps = false;                                          // View > Skip Gaps When Paging
+    bool m_screenFollowed = false;                                    // the window's screenChanged is connected
     std::optional<std::pair<core::Uutc, core::TimeRange>> m_lastJump; // the time jumped to, and the view it gave
     core::TimeRange m_reloadRange;                                    // the view when the change was found
     std::vector<std::string> m_reloadShown;                           // the channels shown then, by name

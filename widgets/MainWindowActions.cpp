@@ -2,8 +2,10 @@
 #include "MainWindow.h"
 
 #include "AnnotationList.h"
+#include "CalibrationDialog.h"
 #include "ConversionQueue.h"
 #include "FileFilters.h"
+#include "ScreenCalibration.h"
 #include "SessionBrowser.h"
 #include "TimeMode.h"
 #include "TracePlot.h"
@@ -16,8 +18,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QToolBar>
+#include <QWindow>
 
 namespace lv::widgets {
 
@@ -105,6 +109,8 @@ void MainWindow::createActions()
     QMenu* timebase = view->addMenu(tr("&Timebase"));
     for (int speed : {15, 30, 60}) // mm/s, as paper EEG ran
         timebase->addAction(tr("%1 mm/s").arg(speed), this, [this, speed] { setTimebase(speed); });
+    timebase->addSeparator();
+    timebase->addAction(tr("&Calibrate Screen..."), this, &MainWindow::calibrateScreen);
     connect(m_pageCombo, &QComboBox::activated, this,
             [this](int i) { setPageLength(m_pageCombo->itemData(i).toLongLong()); });
     QAction* next = view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { pageBy(1); });
@@ -139,6 +145,15 @@ void MainWindow::createActions()
     connect(clip, &QAction::toggled, this, [this](bool on) {
         m_plot->setClipToLanes(on);
         remember("view/clipToLanes", on);
+    });
+    QAction* skip = view->addAction(tr("&Skip Gaps When Paging"));
+    skip->setObjectName("skipGapsAction");
+    skip->setCheckable(true);
+    skip->setChecked(setting("view/skipGaps", false).toBool());
+    m_skipGaps = skip->isChecked();
+    connect(skip, &QAction::toggled, this, [this](bool on) {
+        m_skipGaps = on;
+        remember("view/skipGaps", on);
     });
     view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
     view->addSeparator();
@@ -220,6 +235,36 @@ void MainWindow::addRecent(const QString& path)
     while (list.size() > kMaxRecent) list.removeLast();
     QSettings().setValue("recentFiles", list);
     updateRecentMenu();
+}
+
+// View > Timebase > Calibrate Screen...: the ruler dialog, shown (not run: the UI thread never waits on it).
+CalibrationDialog* MainWindow::calibrateScreen()
+{
+    const QScreen* s = screen();
+    auto* dialog = new CalibrationDialog(m_plot->pixelsPerMillimetre(), s ? s->availableGeometry().width() : 0, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        remember(calibrationKey(screen()), dialog->pixelsPerMillimetre());
+        applyCalibration();
+    });
+    dialog->open();
+    return dialog;
+}
+
+// The calibration remembered for the window's screen (none: the size the screen reports).
+void MainWindow::applyCalibration()
+{
+    m_plot->setPixelsPerMillimetre(setting(calibrationKey(screen()), 0.0).toDouble());
+    if (m_open) m_stateLabel->setText(tr("%1 on screen").arg(pageText()));
+}
+
+// The calibration follows the window to another screen.
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_screenFollowed || !windowHandle()) return;
+    m_screenFollowed = true;
+    connect(windowHandle(), &QWindow::screenChanged, this, [this] { applyCalibration(); });
 }
 
 } // namespace lv::widgets

@@ -9,6 +9,7 @@
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDropEvent>
@@ -164,6 +165,36 @@ private slots:
         w.goTo(w.view().bounds().end);
         w.jumpToGap(-1);
         QCOMPARE(center(), gaps.back().start);
+    }
+
+    // View > Skip Gaps When Paging: a page that would be all pause shows the data past it, both ways; off, the
+    // pause is paged through.
+    void pagingSkipsPausesWhenAsked()
+    {
+        QTemporaryDir dir;
+        const QString session =
+            lv::test::makeSynth(dir.path(), {"--channels", "2", "--hours", "0.2", "--fs", "128", "--seed", "7"});
+        QVERIFY(!session.isEmpty());
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, session));
+        const std::vector<lv::core::TimeRange>& gaps = w.loader()->bands()->recording;
+        const auto gap =
+            std::find_if(gaps.begin(), gaps.end(), [](const auto& g) { return g.duration() >= 2'000'000; });
+        QVERIFY(gap != gaps.end());
+        w.setPageLength(1'000'000);
+        auto* skip = w.findChild<QAction*>("skipGapsAction");
+        QVERIFY(skip && !skip->isChecked());
+        w.goTo(gap->start - 1'000'000);
+        w.pageBy(1);
+        QCOMPARE(w.view().range().start, gap->start); // off: into the pause
+        skip->setChecked(true);
+        w.goTo(gap->start - 1'000'000);
+        w.pageBy(1);
+        QCOMPARE(w.view().range().start, gap->end);
+        w.pageBy(-1);
+        QCOMPARE(w.view().range().end, gap->start);
     }
 
     void droppingAFolderOpensIt()

@@ -27,17 +27,20 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <numeric>
 #include <openssl/crypto.h>
 #include <zstd.h>
 
@@ -52,6 +55,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_annotations(new AnnotationList)
     , m_cursorLabel(new QLabel)
     , m_stateLabel(new QLabel)
+    , m_rowBar(new QScrollBar(Qt::Vertical))
     , m_pageCombo(new QComboBox)
     , m_scaleCombo(new QComboBox)
     , m_requestTimer(new QTimer(this))
@@ -63,7 +67,11 @@ MainWindow::MainWindow(QWidget* parent)
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(m_plot, 1);
+    auto* lanes = new QHBoxLayout;
+    lanes->setSpacing(0);
+    lanes->addWidget(m_plot, 1);
+    lanes->addWidget(m_rowBar);
+    layout->addLayout(lanes, 1);
     layout->addWidget(m_overview);
     setCentralWidget(central);
     statusBar()->addWidget(m_cursorLabel, 1);
@@ -155,7 +163,8 @@ void MainWindow::reloadChanged(const QString& path)
     const core::RecordingInfo* info = m_loader->info();
     m_reloadRange = m_view.range();
     m_reloadShown.clear();
-    for (std::size_t c : m_channels) m_reloadShown.push_back(info->channels.at(c).name);
+    for (std::size_t c : m_rows.shown()) m_reloadShown.push_back(info->channels.at(c).name);
+    m_reloadFirst = m_rows.first();
     const QString password = m_password;
     closeRecording();
     m_reloading = true;
@@ -177,7 +186,8 @@ void MainWindow::closeRecording()
     m_overview->setRecording(nullptr, nullptr);
     m_browser->setRecording(nullptr, nullptr);
     m_annotations->setRecording(nullptr);
-    m_channels.clear();
+    m_rows.setShown({});
+    updateRowBar();
     setWindowTitle("Longview");
 }
 
@@ -199,8 +209,10 @@ void MainWindow::onOpened(const QString& path)
     m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(setting("view/timeMode", 0).toInt())
                                          : TimeMode::Relative);
     m_view.setBounds({info->start, info->end});
-    m_channels.clear();
-    for (std::size_t c = 0; c < info->channels.size(); ++c) m_channels.push_back(c);
+    std::vector<std::size_t> all(info->channels.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    m_rows.setShown(std::move(all));
+    if (!m_reloading) m_rows.scrollTo(0); // a new recording starts at its first channel
     m_checkOnDisk = !m_reloading;
     if (m_reloading) {
         applyReloadedView();
@@ -219,8 +231,9 @@ void MainWindow::applyReloadedView()
     std::vector<std::size_t> shown;
     for (const std::string& name : m_reloadShown)
         if (const int c = info->channelIndex(name); c >= 0) shown.push_back(static_cast<std::size_t>(c));
-    if (!shown.empty()) m_channels = shown;
-    m_browser->setVisibleChannels(m_channels);
+    if (!shown.empty()) m_rows.setShown(shown);
+    m_rows.scrollTo(m_reloadFirst);
+    m_browser->setVisibleChannels(m_rows.shown());
     m_view.setRange(m_reloadRange);
     statusBar()->showMessage(tr("session changed on disk, reloaded"), 15000);
     viewChanged();
@@ -239,9 +252,9 @@ void MainWindow::applyInitialView()
             else
                 statusBar()->showMessage(tr("no channel \"%1\"").arg(name), 10000);
         }
-        if (!chosen.empty()) m_channels = chosen;
+        if (!chosen.empty()) m_rows.setShown(chosen);
     }
-    m_browser->setVisibleChannels(m_channels);
+    m_browser->setVisibleChannels(m_rows.shown());
     core::Uutc start = info->start;
     if (!initial.start.isEmpty()) {
         auto t = core::parseTimeArgument(initial.start.toStdString(), info->start);
@@ -295,7 +308,8 @@ void MainWindow::viewChanged()
     // Ask first (it only queues work): the frame is computed while the plot redraws what it has at the new place.
     m_requestTimer->stop();
     requestFrames();
-    m_plot->setView(m_view.range(), m_channels);
+    m_plot->setView(m_view.range(), m_rows.onScreen());
+    updateRowBar();
     m_overview->setWindow(m_view.range());
     const bool whole = m_view.range() == m_view.bounds();
     int preset = -1;
@@ -312,7 +326,7 @@ void MainWindow::requestFrames()
 {
     if (!m_open) return;
     m_settled = false;
-    m_loader->request(m_view.range(), m_channels, m_plot->dataColumns());
+    m_loader->request(m_view.range(), m_rows.onScreen(), m_plot->dataColumns());
 }
 
 void MainWindow::onFrameDrawn(quint64 id, bool exact)
@@ -437,7 +451,7 @@ void MainWindow::setPageLength(core::Uutc span)
 
 void MainWindow::setVisibleChannels(const std::vector<std::size_t>& channels)
 {
-    m_channels = channels;
+    m_rows.setShown(channels);
     m_browser->setVisibleChannels(channels);
     viewChanged();
 }
@@ -512,7 +526,8 @@ ConvertDialog* MainWindow::openConvertDialog()
 {
     const core::RecordingInfo* info = m_loader->info();
     if (!m_open || !info) return nullptr;
-    auto* dialog = new ConvertDialog({m_openPath, m_password, *info, m_channels, m_view.range(), m_selection}, this);
+    auto* dialog =
+        new ConvertDialog({m_openPath, m_password, *info, m_rows.shown(), m_view.range(), m_selection}, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setInteractive(m_interactive);
     dialog->show();

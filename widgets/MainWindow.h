@@ -3,6 +3,7 @@
 // page length and theme (QSettings), and turns paging, zooming and jumps into TraceLoader requests.
 #pragma once
 
+#include "ChannelRows.h"
 #include "Theme.h"
 #include "TimeMode.h"
 #include "ViewState.h"
@@ -22,6 +23,7 @@ class QActionGroup;
 class QComboBox;
 class QLabel;
 class QMenu;
+class QScrollBar;
 class QTimer;
 
 namespace lv::widgets {
@@ -93,7 +95,13 @@ public:
     std::optional<core::TimeRange> selectedRange() const { return m_selection; }
     QComboBox* amplitudeCombo() const { return m_scaleCombo; }
     const ViewState& view() const { return m_view; }
-    const std::vector<std::size_t>& visibleChannels() const { return m_channels; }
+    const std::vector<std::size_t>& visibleChannels() const { return m_rows.shown(); }
+    // View > Channels per Screen (0: all) and the vertical scrolling over the shown channels: the scroll bar beside
+    // the plot, the wheel over the labels, Shift+PgDn/Shift+PgUp a screen of channels.
+    const ChannelRows& rows() const { return m_rows; }
+    void setRowsPerScreen(int rows);
+    void scrollRows(int rows); // by so many rows (negative: up)
+    QScrollBar* rowBar() const { return m_rowBar; }
     bool isSettled() const { return m_settled; }
     QString themeName() const { return m_theme.name; }
     QStringList recentFiles() const;
@@ -112,6 +120,7 @@ protected:
 
 private:
     void createActions();
+    void createRowActions(QMenu* view); // View > Channels per Screen, and scrolling through the channels
     void createDocks();
     void updateRecentMenu();
     void addRecent(const QString& path);
@@ -133,6 +142,7 @@ private:
     void jumpTo(const std::vector<core::Uutc>& times, int direction, const QString& none);
     void applyTheme(const Theme& theme);
     void applyCalibration(); // the screen's remembered calibration, or its reported size
+    void updateRowBar();     // the scroll bar's range and place from m_rows
     void closeRecording();
     void exportRecording();
     void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog
@@ -145,6 +155,7 @@ private:
     AnnotationList* m_annotations;
     QLabel* m_cursorLabel;
     QLabel* m_stateLabel;
+    QScrollBar* m_rowBar;
     QComboBox* m_pageCombo;
     QComboBox* m_scaleCombo;
     QMenu* m_recentMenu = nullptr;
@@ -153,7 +164,7 @@ private:
     QActionGroup* m_pageGroup = nullptr;
     QTimer* m_requestTimer;
     ViewState m_view;
-    std::vector<std::size_t> m_channels;
+    ChannelRows m_rows; // the channels shown, and those on screen
     InitialView m_initial;
     Theme m_theme;
     QString m_password;         // the open recording's, kept for this session only, never saved
@@ -175,6 +186,7 @@ private:
     std::optional<std::pair<core::Uutc, core::TimeRange>> m_lastJump; // the time jumped to, and the view it gave
     core::TimeRange m_reloadRange;                                    // the view when the change was found
     std::vector<std::string> m_reloadShown;                           // the channels shown then, by name
+    int m_reloadFirst = 0;                                            // and the first of them on screen
 };
 
 // Page length presets offered in the View menu and the toolbar (microseconds; 0: the whole recording).

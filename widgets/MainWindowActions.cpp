@@ -157,6 +157,7 @@ void MainWindow::createActions()
     });
     view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
     view->addSeparator();
+    createRowActions(view);
     QMenu* time = view->addMenu(tr("&Time Axis"));
     auto* timeGroup = new QActionGroup(this);
     QSettings settings;

@@ -98,7 +98,9 @@ public:
     LaneLabels(QCustomPlot* plot, QCPAxisRect* rect);
 
     void setLabels(std::vector<Label> labels, int lanes, const QFont& font, const QColor& color);
-    int width() const;             // pixels the widest label needs, left of the axis
+    int width() const; // pixels the widest label needs, left of the axis
+    const std::vector<Label>& labels() const { return m_labels; }
+    const QFont& font() const { return m_font; }
     static constexpr int kGap = 5; // pixels between a label and the axis line
 
 protected:

@@ -59,6 +59,7 @@ TracePlot::TracePlot(QWidget* parent)
     connect(m_plot, &QCustomPlot::mousePress, this, &TracePlot::onMousePress);
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         if (m_traces->image().isNull() || m_traces->image().size() != dataPixels()) scheduleRender();
+        if (m_rect->height() != m_labelledHeight) updateAxes(); // a lower plot may label fewer lanes
         emitColumnsIfChanged();
     });
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
@@ -265,6 +266,15 @@ QString TracePlot::unitOf(std::size_t channel) const
     return m_info ? QString::fromStdString(m_info->channels.at(channel).unit) : QString();
 }
 
+std::vector<int> TracePlot::labelledLanes() const
+{
+    std::vector<int> lanes;
+    for (const LaneLabels::Label& l : m_labels->labels()) lanes.push_back(l.lane);
+    return lanes;
+}
+
+QFont TracePlot::labelFont() const { return m_labels->font(); }
+
 QString TracePlot::laneLabel(std::size_t lane) const
 {
     if (!m_info || lane >= m_channels.size()) return {};
@@ -300,10 +310,12 @@ void TracePlot::updateAxes()
     auto ticker = m_plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
     ticker->clear();
     const int rectHeight = m_rect->height() > 10 ? m_rect->height() : std::max(height() - 80, 100);
+    m_labelledHeight = m_rect->height();
     const double laneHeight = rectHeight / lanes;
-    QFont f = font();
-    f.setPixelSize(std::clamp(static_cast<int>(laneHeight * 0.8), 7, 12));
-    const int every = std::max(1, static_cast<int>(std::ceil((f.pixelSize() + 1) / std::max(laneHeight, 1.0))));
+    // Labels in the UI's font, never smaller: where lanes are lower than a line, every so many lanes is labelled
+    // (View > Channels per Screen gives each its label).
+    const QFont f = font();
+    const int every = std::max(1, static_cast<int>(std::ceil(QFontMetrics(f).height() / std::max(laneHeight, 1.0))));
     std::vector<LaneLabels::Label> labels;
     for (std::size_t k = 0; k < m_channels.size(); k += static_cast<std::size_t>(every)) {
         ticker->addTick(lanes - static_cast<double>(k) - 0.5, QString()); // the tick mark; its label is ours

@@ -88,6 +88,8 @@ public:
     bool hasTraceImage() const;
     QImage traceImage() const; // the rendered traces (device pixels, transparent elsewhere)
     QString laneLabel(std::size_t lane) const;
+    std::vector<int> labelledLanes() const; // the lanes whose label is drawn (every lane when there is room)
+    QFont labelFont() const;
     QString note() const; // written across an empty plot ("no signals: 154 annotations"), or empty
 
     void replotNow();                // a synchronous replot (benchmarks)
@@ -95,6 +97,7 @@ public:
 
 signals:
     void zoomRequested(double factor, qint64 anchorUutc);
+    void rowScrollRequested(int notches); // the wheel over the lane labels: > 0 down the channels
     void rangeSelected(qint64 startUutc, qint64 endUutc);
     void statusText(const QString& text);
     void columnsChanged();
@@ -140,6 +143,7 @@ private:
     std::vector<double> m_cursors;  // x of measurement cursors (at most two)
     std::optional<QPointF> m_mouse; // over the plot, in the plot's coordinates
     std::size_t m_lastColumns = 0;
+    int m_labelledHeight = 0; // the data area's height the lane labels were laid out for
     TimeMode m_timeMode;
     quint64 m_pendingDrawn = 0;
     bool m_pendingExact = false;

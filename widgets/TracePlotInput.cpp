@@ -29,6 +29,10 @@ void TracePlot::onWheel(QWheelEvent* event)
         }
         return;
     }
+    if (event->position().x() < m_rect->left()) { // over the labels: through the channels, as a list scrolls
+        if (const int notches = static_cast<int>(std::lround(-steps))) emit rowScrollRequested(notches);
+        return;
+    }
     emit zoomRequested(std::pow(0.8, steps), toTime(m_plot->xAxis->pixelToCoord(event->position().x())));
 }
 

@@ -299,12 +299,14 @@ private slots:
         QTest::keyClick(&w, Qt::Key_Minus, Qt::ControlModifier);
         QVERIFY(lv::test::waitSettled(w));
         QCOMPARE(w.plot()->drawnRange(), (TimeRange{s + 500'000, s + 1'500'000}));
-        // The wheel zooms about the mouse: one notch in at the left edge keeps the left edge.
+        // The wheel zooms about the mouse: one notch in at the traces' left edge keeps the left edge (left of it,
+        // over the labels, the wheel scrolls through the channels).
         QWidget* canvas = w.plot()->findChild<QWidget*>();
         QVERIFY(canvas);
-        const QRect r = canvas->rect();
-        QWheelEvent wheel(QPointF(1, r.height() / 2), canvas->mapToGlobal(QPointF(1, r.height() / 2)), QPoint(),
-                          QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        const QRect data = w.plot()->dataRect();
+        const QPointF edge = canvas->mapFrom(w.plot(), QPointF(data.left(), data.center().y()));
+        QWheelEvent wheel(edge, canvas->mapToGlobal(edge), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
         const lv::core::TimeRange before = w.view().range();
         QApplication::sendEvent(canvas, &wheel);
         QVERIFY(lv::test::waitSettled(w));

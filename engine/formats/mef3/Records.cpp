@@ -155,11 +155,18 @@ bool writtenAsIs(const std::string& type)
     return type == "Note" || type == "SyLg" || type == "EDFA" || type == "Seiz";
 }
 
+// Other types go out as a Note ("Spike: text"), or with a duration as an EDFA record, which keeps it.
+std::string writtenType(const Record& r)
+{
+    if (writtenAsIs(r.type) && !(r.type == "Note" && r.durationUs > 0)) return r.type;
+    return r.durationUs > 0 ? "EDFA" : "Note";
+}
+
 std::vector<std::uint8_t> recordBody(const Record& r)
 {
     if (r.type == "Seiz") return seizureBody(r);
     std::vector<std::uint8_t> body;
-    if (r.type == "EDFA") {
+    if (writtenType(r) == "EDFA") {
         body.resize(8);
         le::store(body.data(), r.durationUs);
     }
@@ -170,8 +177,6 @@ std::vector<std::uint8_t> recordBody(const Record& r)
     while (body.size() % 16) body.push_back(0x7E);
     return body;
 }
-
-std::string writtenType(const Record& r) { return writtenAsIs(r.type) ? r.type : std::string("Note"); }
 
 } // namespace
 

@@ -34,6 +34,14 @@ f64_256=$((0x4070000000000000)) f64_512=$((0x4080000000000000)) t0=1600000000000
 printf '\0\0\0\0\0\0\0\0\0Fp1\0uV\0Seizure onset\0=1+2' > "$textSeeds/plain"
 printf '\1\2\3\4\0\0\0\0\1a,b "q"\0@SUM(A1)\0\033[31mred\r\n\0-x\024y\025z' > "$textSeeds/hostile"
 
+# fuzz_annotations: a sidecar with a whole-recording and a channel annotation.
+notes="$out/corpus-fuzz_annotations"
+mkdir -p "$notes"
+printf '%s' '{"format": "longview-annotations", "version": 1, "recording": {"file": "a.edf", "duration_us": 60000000,
+ "channels": ["Fp1", "Fp2"]}, "annotations": [{"onset_us": 0, "duration_us": 2000000, "type": "Seizure",
+ "text": "onset", "channel": null}, {"onset_us": 59000000, "duration_us": 0, "type": "Note", "text": "x\u00e9",
+ "channel": "Fp2"}]}' > "$notes/two"
+
 # fuzz_edf: each reference EDF/BDF file's header plus its first 2 KiB of records (TALs live there).
 for f in "${2:-$here/../../shared/testdata}"/edf/*.[eb]df; do
     ns=$(dd if="$f" bs=1 skip=252 count=4 status=none | tr -d ' ')

@@ -5,6 +5,7 @@
 #include "JobJson.h"
 #include "ProgressBars.h"
 
+#include "annotations/AnnotationSidecar.h"
 #include "convert/Targets.h"
 #include "core/TextEscape.h"
 #include "formats/mef3/Snapshot.h"
@@ -66,6 +67,8 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;
     job.deidentify = deidentifyOptions(c);
+    job.userAnnotations = !c.noUserAnnotations;
+    job.annotationDirectory = annotations::defaultDataDirectory();
     return job;
 }
 
@@ -81,6 +84,9 @@ int runJob(const convert::ConvertJob& job, const ConvertOptions& o, const std::s
     printWarnings({result.warnings.begin() + static_cast<std::ptrdiff_t>(result.openWarnings), result.warnings.end()});
     if (const std::string done = result.deidentified.summary(); result.ok && !done.empty())
         std::fprintf(stderr, "longview-cli: %s\n", core::escapeControls(done).c_str());
+    if (result.ok && result.userAnnotations > 0)
+        std::fprintf(stderr, "longview-cli: %zu of your annotations (from %s) went into the output\n",
+                     result.userAnnotations, core::escapeControls(result.annotationFile).c_str());
     if (o.json)
         std::printf("%s\n", jobResultJson(result).dump(2, ' ', true).c_str());
     else if (result.ok && result.parts > 1) // EDF --gaps split: say which files
@@ -162,6 +168,9 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
         ->check(days);
     command.add_flag("--drop-annotation-text", o.dropAnnotationText,
                      "Write annotations without their texts (types and times kept)");
+    command.add_flag("--no-user-annotations", o.noUserAnnotations,
+                     "Leave out your own annotations (made in the viewer, kept in IN.longview-annotations.json); "
+                     "they go into the output by default");
 }
 
 void addJsonResultOption(CLI::App& command, ConvertOptions& o)

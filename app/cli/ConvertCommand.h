@@ -38,6 +38,7 @@ struct ConvertOptions {
     std::string subjectId;
     std::string shiftDates; // --shift-dates: a whole number of days, or "random" (given without a value)
     bool dropAnnotationText = false;
+    bool noUserAnnotations = false; // --no-user-annotations
 };
 
 // Registers the options of `convert` other than IN and OUT (--channels, --start, --end, --password, --threads,

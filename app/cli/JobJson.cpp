@@ -11,16 +11,19 @@ nlohmann::json jobResultJson(const convert::JobResult& r)
     for (const convert::ChannelCount& c : r.perChannel)
         perChannel.push_back({{"name", c.name}, {"samples", c.samples}, {"annotations", c.annotations}});
     const bool cancelled = !r.ok && r.error.code == core::ErrorCode::Cancelled;
-    nlohmann::json j = {{"status", r.ok        ? "ok"
-                                   : cancelled ? "cancelled"
-                                               : "failed"},
-                        {"outputs", r.outputs},
-                        {"seconds", r.seconds},
-                        {"samples", r.samples},
-                        {"channels", r.channels},
-                        {"annotations", r.annotations},
-                        {"per_channel", perChannel},
-                        {"warnings", r.warnings}};
+    nlohmann::json j = {
+        {"status", r.ok        ? "ok"
+                   : cancelled ? "cancelled"
+                               : "failed"},
+        {"outputs", r.outputs},
+        {"seconds", r.seconds},
+        {"samples", r.samples},
+        {"channels", r.channels},
+        {"annotations", r.annotations},
+        {"user_annotations", r.userAnnotations},
+        {"annotation_file", r.annotationFile.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.annotationFile)},
+        {"per_channel", perChannel},
+        {"warnings", r.warnings}};
     if (!r.ok) j["error"] = app::errorText(r.error, app::Audience::Gui);
     if (const convert::Deidentification& d = r.deidentified; d.active() || d.shiftRequested)
         j["deidentified"] = {

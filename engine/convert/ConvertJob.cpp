@@ -1,6 +1,8 @@
 // Running one conversion job from its description.
 #include "convert/ConvertJob.h"
 
+#include "annotations/AnnotationSidecar.h"
+#include "convert/AnnotatedRecording.h"
 #include "convert/MergedRecording.h"
 #include "convert/RenamedRecording.h"
 #include "formats/RecordingOpener.h"
@@ -18,6 +20,21 @@ core::Result<std::unique_ptr<core::Recording>> openInputs(const ConvertJob& job)
         return openMerged(job.inputs, job.password, job.snapshotDirectory, job.merge);
     }
     return formats::openRecording({job.inputs.front(), job.password, job.snapshotDirectory});
+}
+
+struct UserAnnotations {
+    std::string file; // empty: none
+    std::vector<core::Annotation> annotations;
+};
+
+core::Result<UserAnnotations> userAnnotationsOf(const ConvertJob& job, const core::RecordingInfo& info)
+{
+    if (!job.userAnnotations || job.inputs.size() != 1) return UserAnnotations{};
+    const std::string& input = job.inputs.front();
+    auto loaded = annotations::loadUserAnnotations(info, input, job.annotationDirectory);
+    if (!loaded) return loaded.error();
+    if (loaded->empty()) return UserAnnotations{};
+    return UserAnnotations{annotations::findSidecar(input, job.annotationDirectory), std::move(*loaded)};
 }
 
 void count(const core::RecordingInfo& info, const Selection& selection, JobResult& result)
@@ -94,6 +111,10 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
                                                                   "\": use " + knownTargetNames())));
     auto recording = openInputs(job);
     if (!recording) return finish(fail(std::move(result), recording.error()));
+    auto user = userAnnotationsOf(job, (*recording)->info());
+    if (!user) return finish(fail(std::move(result), user.error()));
+    result.annotationFile = user->file;
+    *recording = AnnotatedRecording::wrap(std::move(*recording), user->annotations);
     const core::RecordingInfo& info = (*recording)->info();
     result.warnings = info.warnings;
     result.openWarnings = result.warnings.size();
@@ -115,6 +136,9 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
             fail(std::move(result), core::makeError(core::ErrorCode::Cancelled, "cancelled before it started")));
     if (events.writing) events.writing();
     count(source.info(), *selection, result);
+    result.userAnnotations = static_cast<std::size_t>(
+        std::count_if(user->annotations.begin(), user->annotations.end(),
+                      [&](const core::Annotation& a) { return selection->range.contains(a.time); }));
     ProgressMeter meter(result.samples);
     core::ReadControl control;
     control.runner = environment.runner;

@@ -29,6 +29,11 @@ struct ConvertJob {
     bool verifyCrc = true;
     bool skipDamaged = false;
     DeidentifyOptions deidentify; // resolved per job (its own pseudonym and shift unless given)
+    // The user's own annotations (the viewer's sidecar beside the input, or in `annotationDirectory` when its
+    // folder could not take it) go into the output with the recording's; a sidecar that does not read, or belongs
+    // to another recording, fails the job. Merges carry the recordings' own only.
+    bool userAnnotations = true;
+    std::string annotationDirectory; // annotations::defaultDataDirectory() for the CLI and the viewer
 };
 
 // What one output channel received.
@@ -47,7 +52,9 @@ struct JobResult {
     std::size_t openWarnings = 0;      // how many of `warnings` the open gave (JobEvents::opened saw them)
     std::int64_t samples = 0;          // grid points written, over the selected channels
     std::size_t channels = 0;
-    std::size_t annotations = 0; // of the source in the selected range (whole-recording and channel ones)
+    std::size_t annotations = 0;     // of the source in the selected range (whole-recording and channel ones)
+    std::size_t userAnnotations = 0; // of those, the user's own (from `annotationFile`)
+    std::string annotationFile;      // the sidecar they came from, or empty
     std::vector<ChannelCount> perChannel;
     std::uint64_t memoryBytes = 0; // the share of the memory budget it held while writing
     Deidentification deidentified; // what de-identification did (the pseudonym and shift chosen)

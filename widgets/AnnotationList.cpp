@@ -1,10 +1,13 @@
-// Filtering hides rows whose text, type and channel all lack the filter text (case-insensitive).
+// Filtering hides rows whose text, type and channel all lack the filter text (case-insensitive); the user's rows
+// (italic, "you") carry their index for editing.
 #include "AnnotationList.h"
 
 #include "SessionBrowser.h"
 
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -19,7 +22,10 @@ AnnotationList::AnnotationList(QWidget* parent) : QWidget(parent), m_filter(new 
     layout->addWidget(m_list);
     m_filter->setPlaceholderText(tr("Filter annotations"));
     m_filter->setClearButtonEnabled(true);
-    m_list->setHeaderLabels({tr("Time"), tr("Text"), tr("Type"), tr("Channel"), tr("Duration")});
+    m_list->setHeaderLabels({tr("Time"), tr("Text"), tr("Type"), tr("Channel"), tr("Duration"), tr("By")});
+    m_list->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_list, &QWidget::customContextMenuRequested, this, &AnnotationList::showMenu);
+    m_list->installEventFilter(this); // the Delete key deletes the selected row if it is the user's
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setSortingEnabled(false);
@@ -32,21 +38,83 @@ AnnotationList::AnnotationList(QWidget* parent) : QWidget(parent), m_filter(new 
 
 void AnnotationList::setRecording(const core::RecordingInfo* info)
 {
-    m_list->clear();
-    if (!info) return;
-    QList<QTreeWidgetItem*> items;
-    for (const core::Annotation& a : info->annotations) {
-        auto* item =
-            new QTreeWidgetItem({formatUtc(a.time), QString::fromStdString(a.text), QString::fromStdString(a.type),
-                                 a.channel ? QString::fromStdString(*a.channel) : tr("all"),
-                                 a.durationUs > 0 ? formatDuration(a.durationUs) : ""});
-        item->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(a.time));
-        item->setData(1, Qt::UserRole, QVariant::fromValue<qint64>(a.durationUs));
-        item->setToolTip(1, item->text(1));
-        items.push_back(item);
+    m_info = info;
+    m_user.clear();
+    rebuild();
+}
+
+void AnnotationList::setUserAnnotations(const std::vector<core::Annotation>& user)
+{
+    m_user = user;
+    rebuild();
+}
+
+namespace {
+
+constexpr int kUserIndexRole = Qt::UserRole + 1; // column 0: the index among the user's annotations, or -1
+
+QTreeWidgetItem* itemOf(const core::Annotation& a, int userIndex)
+{
+    auto* item = new QTreeWidgetItem({formatUtc(a.time), QString::fromStdString(a.text), QString::fromStdString(a.type),
+                                      a.channel ? QString::fromStdString(*a.channel) : AnnotationList::tr("all"),
+                                      a.durationUs > 0 ? formatDuration(a.durationUs) : "",
+                                      userIndex >= 0 ? AnnotationList::tr("you") : ""});
+    item->setData(0, Qt::UserRole, QVariant::fromValue<qint64>(a.time));
+    item->setData(1, Qt::UserRole, QVariant::fromValue<qint64>(a.durationUs));
+    item->setData(0, kUserIndexRole, userIndex);
+    item->setToolTip(1, item->text(1));
+    if (userIndex >= 0) {
+        QFont font = item->font(1);
+        font.setItalic(true);
+        for (int column = 0; column < item->columnCount(); ++column) item->setFont(column, font);
     }
+    return item;
+}
+
+} // namespace
+
+// The recording's and the user's, merged in time order (the recording's first at equal times).
+void AnnotationList::rebuild()
+{
+    m_list->clear();
+    if (!m_info) return;
+    QList<QTreeWidgetItem*> items;
+    std::size_t u = 0;
+    for (const core::Annotation& a : m_info->annotations) {
+        for (; u < m_user.size() && m_user[u].time < a.time; ++u)
+            items.push_back(itemOf(m_user[u], static_cast<int>(u)));
+        items.push_back(itemOf(a, -1));
+    }
+    for (; u < m_user.size(); ++u) items.push_back(itemOf(m_user[u], static_cast<int>(u)));
     m_list->addTopLevelItems(items);
     applyFilter();
+}
+
+int AnnotationList::selectedUserIndex() const
+{
+    const QTreeWidgetItem* item = m_list->currentItem();
+    return item && item->isSelected() ? item->data(0, kUserIndexRole).toInt() : -1;
+}
+
+bool AnnotationList::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_list && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Delete)) {
+        if (const int index = selectedUserIndex(); index >= 0) emit deleteRequested(index);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void AnnotationList::showMenu(const QPoint& at)
+{
+    const QTreeWidgetItem* item = m_list->itemAt(at);
+    const int index = item ? item->data(0, kUserIndexRole).toInt() : -1;
+    if (index < 0) return; // the recording's own are read only
+    QMenu menu(this);
+    menu.addAction(tr("&Edit..."), this, [this, index] { emit editRequested(index); });
+    menu.addAction(tr("&Delete"), this, [this, index] { emit deleteRequested(index); });
+    menu.exec(m_list->viewport()->mapToGlobal(at));
 }
 
 void AnnotationList::setFilter(const QString& text) { m_filter->setText(text); }

@@ -5,6 +5,7 @@
 #include "FormatOptions.h"
 #include "ProgressDelegate.h"
 
+#include "annotations/AnnotationSidecar.h"
 #include "common/ErrorText.h"
 #include "convert/BatchPlan.h"
 #include "convert/JobQueue.h"
@@ -259,6 +260,7 @@ bool ConversionQueue::start()
         job.inputs = {m_rows[r].input.toStdString()};
         job.output = m_rows[r].output.toStdString();
         job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+        job.annotationDirectory = annotations::defaultDataDirectory();
         job.target = m_options;
         jobs.push_back(std::move(job));
         m_runRows.push_back(static_cast<int>(r));

@@ -5,6 +5,7 @@
 #include "FormatOptions.h"
 #include "TimeEntry.h"
 
+#include "annotations/AnnotationSidecar.h"
 #include "convert/Targets.h"
 #include "core/TimeFormat.h"
 #include "formats/mef3/Snapshot.h"
@@ -307,6 +308,7 @@ core::Result<convert::ConvertJob> ConvertDialog::buildJob() const
     if (job.output.empty()) return refuse(tr("Choose an output."));
     job.password = m_source.password.toStdString();
     job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
+    job.annotationDirectory = annotations::defaultDataDirectory();
     if (m_channels->checkedChannels().empty()) return refuse(tr("Check at least one channel."));
     job.selection.channels = m_channels->channelList().toStdString();
     job.rename = m_channels->renameSpec().toStdString();

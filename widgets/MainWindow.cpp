@@ -15,6 +15,7 @@
 #include "TimeMode.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "UserAnnotations.h"
 
 #include "common/ErrorText.h"
 #include "common/PasswordPrompt.h"
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_cursorLabel(new QLabel)
     , m_stateLabel(new QLabel)
     , m_rowBar(new QScrollBar(Qt::Vertical))
+    , m_user(new UserAnnotations(this))
     , m_pageCombo(new QComboBox)
     , m_scaleCombo(new QComboBox)
     , m_requestTimer(new QTimer(this))
@@ -112,6 +114,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     createActions();
+    createAnnotationActions();
     QSettings settings;
     m_pageLength = settings.value("view/pageLength", qint64(10'000'000)).toLongLong();
     applyTheme(Theme::named(settings.value("view/theme", "light").toString()));
@@ -186,6 +189,7 @@ void MainWindow::closeRecording()
     m_overview->setRecording(nullptr, nullptr);
     m_browser->setRecording(nullptr, nullptr);
     m_annotations->setRecording(nullptr);
+    m_user->setRecording(nullptr, {}, {});
     m_rows.setShown({});
     updateRowBar();
     setWindowTitle("Longview");
@@ -205,6 +209,7 @@ void MainWindow::onOpened(const QString& path)
     m_overview->setRecording(m_loader->session(), m_loader->bands());
     m_browser->setRecording(info, m_loader->bands());
     m_annotations->setRecording(info);
+    loadUserAnnotations();
     // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).
     m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(setting("view/timeMode", 0).toInt())
                                          : TimeMode::Relative);

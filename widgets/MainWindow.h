@@ -9,6 +9,7 @@
 #include "ViewState.h"
 
 #include "core/Error.h"
+#include "core/RecordingInfo.h"
 #include "core/Time.h"
 
 #include <QMainWindow>
@@ -28,6 +29,7 @@ class QTimer;
 
 namespace lv::widgets {
 
+class AnnotationDialog;
 class AnnotationList;
 class CalibrationDialog;
 class ConversionQueue;
@@ -36,6 +38,7 @@ class OverviewStrip;
 class SessionBrowser;
 class TraceLoader;
 class TracePlot;
+class UserAnnotations;
 
 // How the window first shows a recording (the GUI's command line).
 struct InitialView {
@@ -78,6 +81,12 @@ public:
     // on this screen from then on (remembered per screen).
     CalibrationDialog* calibrateScreen();
     void fitToScreen(); // size and place within the screen's free area
+    // The user's own annotations (Edit menu, M, a double-click on the traces, the annotations dock): a dialog to
+    // add one at `t` (on `channel`, else the whole recording) or edit one (an index of userAnnotations()), shown;
+    // nullptr when nothing is open or the sidecar did not load.
+    AnnotationDialog* addAnnotationAt(core::Uutc t, std::optional<std::size_t> channel = std::nullopt);
+    AnnotationDialog* editAnnotation(int index);
+    UserAnnotations* userAnnotations() const { return m_user; }
     void setVisibleChannels(const std::vector<std::size_t>& channels);
     // Every channel's amplitude, as Sensitivity::parse reads it: "7 uV/mm" (the default), "70 uV/cm", "50 uV/div",
     // "50" (each channel's own unit per division) or "Auto". False when the text is none of them.
@@ -121,6 +130,9 @@ protected:
 private:
     void createActions();
     void createRowActions(QMenu* view); // View > Channels per Screen, and scrolling through the channels
+    void createAnnotationActions();     // the Edit menu: undo, redo, the user's annotations
+    void loadUserAnnotations();
+    AnnotationDialog* openAnnotationDialog(const core::Annotation& initial, int index);
     void createDocks();
     void updateRecentMenu();
     void addRecent(const QString& path);
@@ -156,6 +168,7 @@ private:
     QLabel* m_cursorLabel;
     QLabel* m_stateLabel;
     QScrollBar* m_rowBar;
+    UserAnnotations* m_user;
     QComboBox* m_pageCombo;
     QComboBox* m_scaleCombo;
     QMenu* m_recentMenu = nullptr;

@@ -98,7 +98,8 @@ void PlotOverlay::drawOver(QCPPainter* painter)
     for (const OverlayMarker& m : m_markers) {
         const double x = px(m.x);
         if (x < area.left() - 1 || x > area.right() + 1) continue;
-        painter->setPen(QPen(m_theme.annotation, 1, Qt::DashLine));
+        const QColor colour = m.user ? m_theme.userAnnotation : m_theme.annotation;
+        painter->setPen(QPen(colour, 1, Qt::DashLine));
         const QRectF lane = laneRect(m.lane, m.x, m.x);
         painter->drawLine(QPointF(x, lane.top()), QPointF(x, lane.bottom()));
         const QString text = fm.elidedText(m.label, Qt::ElideRight, 220);
@@ -110,13 +111,13 @@ void PlotOverlay::drawOver(QCPPainter* painter)
         if (row < kLabelRows) {
             const QRectF box(left, area.top() - (row + 1) * rowH - 1, w, rowH - 1);
             painter->fillRect(box, m_theme.plotBackground);
-            painter->setPen(m_theme.annotation);
+            painter->setPen(colour);
             painter->drawRect(box);
             painter->drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
             rowEnd[static_cast<std::size_t>(row)] = left + w + 4;
             ++m_labelled;
         } else { // too dense to label: a tick in the density lane above the labels
-            painter->setPen(QPen(m_theme.annotation, 2));
+            painter->setPen(QPen(colour, 2));
             painter->drawLine(QPointF(x, densityTop), QPointF(x, densityTop + 5));
         }
     }

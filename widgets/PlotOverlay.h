@@ -20,7 +20,8 @@ struct OverlayMarker {
     double x = 0;
     double duration = 0; // seconds; > 0 is drawn as a span
     QString label;
-    int lane = -1; // -1: the whole recording
+    int lane = -1;     // -1: the whole recording
+    bool user = false; // the user's own (another colour)
 };
 
 class PlotOverlay : public QCPLayerable {

@@ -17,6 +17,7 @@ Theme Theme::light()
     t.nanBand = QColor(230, 120, 0, 110);
     t.damageBand = QColor(210, 0, 40, 150);
     t.annotation = QColor(170, 0, 120);
+    t.userAnnotation = QColor(0, 120, 60);
     t.span = QColor(170, 0, 120, 35);
     t.coverage = QColor(70, 150, 90);
     t.window = QColor(0, 90, 200);
@@ -53,6 +54,7 @@ Theme Theme::dark()
     t.nanBand = QColor(255, 150, 30, 110);
     t.damageBand = QColor(255, 40, 70, 150);
     t.annotation = QColor(255, 110, 200);
+    t.userAnnotation = QColor(90, 220, 140);
     t.span = QColor(255, 110, 200, 40);
     t.coverage = QColor(80, 170, 100);
     t.window = QColor(90, 170, 255);

@@ -14,14 +14,15 @@ struct Theme {
     QColor axis;
     QColor text;
     QColor grid;
-    QColor trace;      // every channel's line
-    QColor gapBand;    // recording-wide "no data"
-    QColor nanBand;    // a channel's NaN run / own gap
-    QColor damageBand; // a channel's damaged block (failed its CRC)
-    QColor annotation; // markers and labels
-    QColor span;       // an annotation's duration
-    QColor coverage;   // overview: data present
-    QColor window;     // overview: the current view
+    QColor trace;          // every channel's line
+    QColor gapBand;        // recording-wide "no data"
+    QColor nanBand;        // a channel's NaN run / own gap
+    QColor damageBand;     // a channel's damaged block (failed its CRC)
+    QColor annotation;     // markers and labels
+    QColor userAnnotation; // the user's own markers and labels
+    QColor span;           // an annotation's duration
+    QColor coverage;       // overview: data present
+    QColor window;         // overview: the current view
     QColor cursor;
 
     static Theme light();

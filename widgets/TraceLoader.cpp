@@ -4,6 +4,7 @@
 #include "ThreadPriority.h"
 #include "TraceBuilder.h"
 
+#include "annotations/AnnotationSidecar.h"
 #include "cache/PageLoader.h"
 #include "formats/mef3/Snapshot.h"
 #include "view/ViewSession.h"
@@ -58,7 +59,9 @@ namespace {
 struct Opened {
     std::shared_ptr<view::ViewSession> session; // nullptr: failed
     std::shared_ptr<const GapBands> bands;
-    core::Error error; // when it failed
+    core::Error error;                  // when it failed
+    std::vector<core::Annotation> user; // the user's own, from the sidecar
+    QString userError;                  // why the sidecar did not read
 };
 
 } // namespace
@@ -81,6 +84,12 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
             }
             opened.session = std::shared_ptr<view::ViewSession>(std::move(*session));
             opened.bands = std::make_shared<const GapBands>(computeGapBands(opened.session->info()));
+            auto user = annotations::loadUserAnnotations(opened.session->info(), path.toStdString(),
+                                                         annotations::defaultDataDirectory());
+            if (user)
+                opened.user = std::move(*user);
+            else
+                opened.userError = QString::fromStdString(user.error().describe());
             return opened;
         },
         [this, path](Opened result) { // while this open is current; else the session is let go on the pool
@@ -88,6 +97,8 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
             releaseSession();
             m_session = std::move(result.session);
             m_bands = std::move(result.bands);
+            m_user = std::move(result.user);
+            m_userError = std::move(result.userError);
             m_path = path;
             m_pages = std::make_unique<cache::PageLoader>(m_session->scheduler(), m_session->info(), kViewId);
             if (m_buildPyramid) // waits for the saved pyramid to be read: never on the page thread

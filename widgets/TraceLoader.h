@@ -46,6 +46,9 @@ public:
     const GapBands* bands() const { return m_bands.get(); }
     std::shared_ptr<view::ViewSession> session() const { return m_session; }
     QString path() const { return m_path; }
+    // The user's own annotations of the open recording (its sidecar's), and why they did not read (empty: they did).
+    const std::vector<core::Annotation>& userAnnotations() const { return m_user; }
+    QString userAnnotationError() const { return m_userError; }
     void setBuildPyramid(bool on) { m_buildPyramid = on; }
 
     // Asks for the frames of this view; returns the request's id at once (what the page needs is worked out on
@@ -75,6 +78,8 @@ private:
     std::shared_ptr<const GapBands> m_bands;
     std::unique_ptr<cache::PageLoader> m_pages;
     QString m_path;
+    std::vector<core::Annotation> m_user;
+    QString m_userError;
     bool m_exactShown = false;
     bool m_buildPyramid = true;
 };

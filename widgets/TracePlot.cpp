@@ -57,6 +57,7 @@ TracePlot::TracePlot(QWidget* parent)
     connect(m_plot, &QCustomPlot::mouseWheel, this, &TracePlot::onWheel);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TracePlot::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &TracePlot::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &TracePlot::onDoubleClick);
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         if (m_traces->image().isNull() || m_traces->image().size() != dataPixels()) scheduleRender();
         if (m_rect->height() != m_labelledHeight) updateAxes(); // a lower plot may label fewer lanes
@@ -98,6 +99,7 @@ std::size_t TracePlot::dataColumns() const
 void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* bands)
 {
     m_info = info;
+    m_user.clear();
     m_bands = bands;
     m_frame.reset();
     m_scales.forgetRecording();
@@ -363,22 +365,32 @@ void TracePlot::updateBands()
     m_under->setBands(std::move(bands));
 }
 
+void TracePlot::setUserAnnotations(std::vector<core::Annotation> user)
+{
+    m_user = std::move(user);
+    updateMarkers();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void TracePlot::updateMarkers()
 {
     std::vector<OverlayMarker> markers;
-    if (m_info)
-        for (const core::Annotation& a : m_info->annotations) {
-            if (a.time >= m_range.end || a.time + std::max<std::int64_t>(a.durationUs, 0) < m_range.start) continue;
-            int lane = -1;
-            if (a.channel) {
-                const int c = m_info->channelIndex(*a.channel);
-                const auto it = std::find(m_channels.begin(), m_channels.end(), static_cast<std::size_t>(c));
-                if (c < 0 || it == m_channels.end()) continue;
-                lane = static_cast<int>(it - m_channels.begin());
-            }
-            QString label = QString::fromStdString(a.text.empty() ? a.type : a.text);
-            markers.push_back({toX(a.time), static_cast<double>(a.durationUs) / 1e6, label, lane});
+    const auto add = [&](const core::Annotation& a, bool user) {
+        if (a.time >= m_range.end || a.time + std::max<std::int64_t>(a.durationUs, 0) < m_range.start) return;
+        int lane = -1;
+        if (a.channel) {
+            const int c = m_info->channelIndex(*a.channel);
+            const auto it = std::find(m_channels.begin(), m_channels.end(), static_cast<std::size_t>(c));
+            if (c < 0 || it == m_channels.end()) return;
+            lane = static_cast<int>(it - m_channels.begin());
         }
+        QString label = QString::fromStdString(a.text.empty() ? a.type : a.text);
+        markers.push_back({toX(a.time), static_cast<double>(a.durationUs) / 1e6, label, lane, user});
+    };
+    if (m_info) {
+        for (const core::Annotation& a : m_info->annotations) add(a, false);
+        for (const core::Annotation& a : m_user) add(a, true);
+    }
     m_over->setMarkers(markers);
     m_under->setMarkers(std::move(markers));
 }

@@ -48,6 +48,7 @@ public:
     void showFrame(FramePtr frame);
     void setTheme(const Theme& theme);
     void setTimeMode(TimeMode mode);
+    void setUserAnnotations(std::vector<core::Annotation> user); // drawn with the recording's, in their own colour
     // Amplitude. A division is the vertical spacing between two stacked traces (one lane). The sensitivity is common
     // to the channels of a unit ("7 uV/mm" by default, true on screen from its physical size), or Auto (each channel
     // fitted to the page shown, refitted as the page changes); see ChannelScales. Per-channel factors
@@ -70,6 +71,7 @@ public:
     double divisionMillimetres() const;  // a lane's height on screen
     double millimetresPerSecond() const; // the timebase: the data area's width over the page's length
     void clearCursors();
+    std::optional<core::Uutc> mouseTime() const; // the time under the mouse while it is over the traces
 
     // Device pixels across the data area: envelope columns for one point pair per pixel.
     std::size_t dataColumns() const;
@@ -98,6 +100,8 @@ public:
 signals:
     void zoomRequested(double factor, qint64 anchorUutc);
     void rowScrollRequested(int notches); // the wheel over the lane labels: > 0 down the channels
+    // A double-click on the traces: mark this time (on the lane's channel with Shift held, else channel -1).
+    void markRequested(qint64 uutc, int channel);
     void rangeSelected(qint64 startUutc, qint64 endUutc);
     void statusText(const QString& text);
     void columnsChanged();
@@ -118,6 +122,7 @@ private:
     void onWheel(QWheelEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
+    void onDoubleClick(QMouseEvent* event);
     void updateReadout();
     void leaveEvent(QEvent* event) override;
     double valueAt(std::size_t channel, double x) const; // physical value nearest x in the frame, or NaN
@@ -134,6 +139,7 @@ private:
     Theme m_theme;
     const core::RecordingInfo* m_info = nullptr;
     const GapBands* m_bands = nullptr;
+    std::vector<core::Annotation> m_user;
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

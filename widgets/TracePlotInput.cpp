@@ -76,6 +76,21 @@ void TracePlot::leaveEvent(QEvent* event)
     QWidget::leaveEvent(event);
 }
 
+void TracePlot::onDoubleClick(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_info || !m_rect->rect().contains(event->position().toPoint())) return;
+    const int lane = laneAt(event->position().y());
+    const bool onChannel = (event->modifiers() & Qt::ShiftModifier) && lane >= 0;
+    emit markRequested(toTime(m_plot->xAxis->pixelToCoord(event->position().x())),
+                       onChannel ? static_cast<int>(m_channels[static_cast<std::size_t>(lane)]) : -1);
+}
+
+std::optional<core::Uutc> TracePlot::mouseTime() const
+{
+    if (!m_info || !m_mouse || !m_rect->rect().contains(m_mouse->toPoint())) return std::nullopt;
+    return toTime(m_plot->xAxis->pixelToCoord(m_mouse->x()));
+}
+
 void TracePlot::onMousePress(QMouseEvent* event)
 {
     if (event->button() != Qt::RightButton || !m_info) return;

@@ -9,6 +9,7 @@
 #include "UserAnnotations.h"
 
 #include <QAction>
+#include <QFileDialog>
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -33,6 +34,27 @@ void MainWindow::createAnnotationActions()
     edit->addAction(tr("&Delete Annotation"), this,
                     [this] { m_user->remove(static_cast<std::size_t>(m_annotations->selectedUserIndex())); });
     menuBar()->insertMenu(menuBar()->actions().value(1), edit); // after File
+    edit->addSeparator();
+    edit->addAction(tr("&Import Annotations..."), this, [this] {
+        if (!m_interactive || !m_open) return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import Annotations"), QString(),
+                                                          tr("Annotations (*.csv *.edf *.bdf)"));
+        if (!path.isEmpty()) m_user->importFrom(path);
+    });
+    edit->addAction(tr("E&xport Your Annotations..."), this, [this] {
+        if (!m_interactive || !m_open) return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Your Annotations"), m_openPath + ".csv",
+                                                          tr("CSV (*.csv);;EDF+ annotations (*.edf)"));
+        if (!path.isEmpty()) m_user->exportTo(path);
+    });
+    connect(m_user, &UserAnnotations::imported, this, [this](int n, const QString& path) {
+        statusBar()->showMessage(tr("%n annotation(s) imported from %1", nullptr, n).arg(path), 10000);
+    });
+    connect(m_user, &UserAnnotations::exported, this, [this](int n, const QString& path) {
+        statusBar()->showMessage(tr("%n annotation(s) exported to %1", nullptr, n).arg(path), 10000);
+    });
+    connect(m_user, &UserAnnotations::fileFailed, this,
+            [this](const QString& why) { statusBar()->showMessage(why, 30000); });
 
     connect(m_plot, &TracePlot::markRequested, this, [this](qint64 t, int channel) {
         addAnnotationAt(t, channel >= 0 ? std::optional<std::size_t>(channel) : std::nullopt);

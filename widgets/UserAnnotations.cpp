@@ -4,6 +4,7 @@
 #include "ThreadPriority.h"
 
 #include "annotations/AnnotationSidecar.h"
+#include "convert/AnnotationFiles.h"
 
 #include <QUndoStack>
 #include <algorithm>
@@ -40,7 +41,7 @@ void sortByTime(std::vector<core::Annotation>& list)
 UserAnnotations::UserAnnotations(QObject* parent)
     : QObject(parent)
     , m_undo(new QUndoStack(this))
-    , m_saves(this, &m_writer)
+    , m_saves(this, &m_writer, 2)
 {
     m_writer.setMaxThreadCount(1);
 }
@@ -90,6 +91,38 @@ bool UserAnnotations::remove(std::size_t index)
     after.erase(after.begin() + static_cast<std::ptrdiff_t>(index));
     m_undo->push(new AnnotationEdit(this, std::move(after), tr("Delete Annotation \"%1\"").arg(text)));
     return true;
+}
+
+void UserAnnotations::importFrom(const QString& path)
+{
+    if (!editable()) return emit fileFailed(tr("your annotations did not load: %1").arg(m_loadError));
+    m_saves.run(
+        1, [info = *m_info, path](const Job&) { return convert::readAnnotationFile(path.toStdString(), info); },
+        [this, path](const core::Result<std::vector<core::Annotation>>& read) {
+            if (!read) return emit fileFailed(QString::fromStdString(read.error().describe()));
+            if (!editable()) return;
+            std::vector<core::Annotation> after = m_list;
+            after.insert(after.end(), read->begin(), read->end());
+            sortByTime(after);
+            const int n = static_cast<int>(read->size());
+            m_undo->push(new AnnotationEdit(this, std::move(after), tr("Import %n Annotation(s)", nullptr, n)));
+            emit imported(n, path);
+        });
+}
+
+void UserAnnotations::exportTo(const QString& path)
+{
+    if (!m_info) return;
+    m_saves.run(
+        1,
+        [info = *m_info, list = m_list, path](const Job&) {
+            const core::Status s = convert::writeAnnotationFile(list, info, path.toStdString());
+            return s ? QString() : QString::fromStdString(s.error().describe());
+        },
+        [this, path, n = static_cast<int>(m_list.size())](const QString& error) {
+            if (!error.isEmpty()) return emit fileFailed(error);
+            emit exported(n, path);
+        });
 }
 
 void UserAnnotations::apply(std::vector<core::Annotation> list)

@@ -34,6 +34,10 @@ public:
     bool add(const core::Annotation& a);
     bool replace(std::size_t index, const core::Annotation& a); // edit or move
     bool remove(std::size_t index);
+    // From or to a file (.csv or .edf: convert/AnnotationFiles.h) on the writer thread; an import is one undoable
+    // step that adds every annotation of the file.
+    void importFrom(const QString& path);
+    void exportTo(const QString& path);
     QUndoStack* undoStack() const { return m_undo; }
     QString sidecarPath() const { return m_savedTo; } // where the last save went; empty before one
 
@@ -41,6 +45,9 @@ signals:
     void changed();                  // annotations() changed
     void saved(const QString& path); // a change is on disk
     void saveFailed(const QString& why);
+    void imported(int count, const QString& path);
+    void exported(int count, const QString& path);
+    void fileFailed(const QString& why); // an import or export
 
 private:
     friend class AnnotationEdit;
@@ -53,7 +60,7 @@ private:
     std::vector<core::Annotation> m_list;
     QUndoStack* m_undo;
     QThreadPool m_writer; // one thread: saves land in the order they were made
-    JobTracker m_saves;   // after the pool: stops before it goes
+    JobTracker m_saves;   // lane 0: saves, lane 1: imports and exports; after the pool: stops before it goes
 };
 
 } // namespace lv::widgets

@@ -27,6 +27,22 @@ using core::ErrorCode;
 using core::makeError;
 namespace edf = formats::edf;
 
+std::string edfAnnotationText(const core::Annotation& a)
+{
+    const bool blank = a.text.find_first_not_of(std::string_view(" \t\r\n\x14\x15\0", 7)) == std::string::npos;
+    const bool edfType = a.type == "EDFA" || a.type.empty();
+    if (blank) {
+        if (a.channel && (a.type == "Gap" || a.type == "Damaged")) return a.type + " " + *a.channel;
+        return edfType ? "Annotation" : a.type;
+    }
+    std::string text = (edfType || a.type == "Note" || a.type == "Gap") ? a.text : a.type + ": " + a.text;
+    if (a.channel && a.type == "Gap") text = "Gap " + *a.channel;
+    if (a.channel && a.type == "Damaged") text = "Damaged " + *a.channel + ": " + a.text;
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' '); // MNE drops them
+    return text; // formatTal writes TAL delimiters inside it as spaces
+}
+
 namespace {
 
 // One output file: records [first, end) of the plan that hold samples (all of them unless discontinuous).
@@ -52,19 +68,6 @@ std::vector<Part> partsOf(const EdfPlan& plan, const EdfScan& scan, GapPolicy po
 
 // A TAL's text: never empty (an empty annotation says nothing, and some readers drop it), so a text left out
 // (--drop-annotation-text) or blank gives the type, or "Annotation" for EDF's own type.
-std::string annotationText(const core::Annotation& a)
-{
-    const bool blank = a.text.find_first_not_of(std::string_view(" \t\r\n\x14\x15\0", 7)) == std::string::npos;
-    const bool edfType = a.type == "EDFA" || a.type.empty();
-    if (blank) {
-        if (a.channel && (a.type == "Gap" || a.type == "Damaged")) return a.type + " " + *a.channel;
-        return edfType ? "Annotation" : a.type;
-    }
-    std::string text = (edfType || a.type == "Note" || a.type == "Gap") ? a.text : a.type + ": " + a.text;
-    if (a.channel && a.type == "Gap") text = "Gap " + *a.channel;
-    if (a.channel && a.type == "Damaged") text = "Damaged " + *a.channel + ": " + a.text;
-    return text; // formatTal writes TAL delimiters inside it as spaces
-}
 
 // What every part of one attempt shares: the plan with its scales, the annotations, the scan's records, each
 // channel's counts-to-digital mapping.
@@ -101,7 +104,7 @@ void placeAnnotations(PartWriter& w, std::size_t sampleBytes)
         if (a.time >= from && a.time < to && written(a))
             tals.emplace_back(a.time, edf::formatTal(a.time - w.headerStart,
                                                      a.durationUs > 0 ? std::optional(a.durationUs) : std::nullopt,
-                                                     {annotationText(a)}));
+                                                     {edfAnnotationText(a)}));
     std::size_t room = 64;
     for (const auto& t : tals) room = std::max(room, t.second.size() + 32);
     for (;; room *= 2) {

@@ -28,6 +28,10 @@ struct EdfExportResult {
     std::vector<std::string> warnings; // e.g. resolution lost to 16 bits
 };
 
+// An annotation's TAL text: its text, after its type unless that is EDF's own or a Note ("Spike: sharp wave"); a
+// blank text gives the type (or "Annotation").
+std::string edfAnnotationText(const core::Annotation& a);
+
 // Writes `outPath` (.edf or .bdf; with Split possibly several files). Each data signal keeps its rate; the record
 // duration gives whole samples per record for every rate and keeps records under 61,440 bytes. Physical ranges
 // come from the data (the source's resolution kept when the digital range allows). Annotations (and one

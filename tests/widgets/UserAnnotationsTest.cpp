@@ -153,6 +153,51 @@ private slots:
         w.close();
     }
 
+    // Exported to CSV and EDF+, removed, imported again: the same annotations (EDF+ keeps the type in the text).
+    void exportedAndImportedAgain()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, m_session));
+        lv::widgets::UserAnnotations* user = w.userAnnotations();
+        QVERIFY(user->add({m_start + 2'500'000, 1'000'000, "Spike", "=x, \"q\"", std::string("ch004")}));
+        const std::vector<lv::core::Annotation> before = user->annotations();
+        QCOMPARE(before.size(), std::size_t{2});
+        QSignalSpy exported(user, &lv::widgets::UserAnnotations::exported);
+        user->exportTo(m_dir.path() + "/mine.csv");
+        QTRY_COMPARE(exported.count(), 1);
+        user->exportTo(m_dir.path() + "/mine.edf");
+        QTRY_COMPARE(exported.count(), 2);
+        QCOMPARE(exported.last().first().toInt(), 2);
+        QVERIFY(user->remove(0) && user->remove(0));
+        QSignalSpy imported(user, &lv::widgets::UserAnnotations::imported);
+        user->importFrom(m_dir.path() + "/mine.csv");
+        QTRY_COMPARE(imported.count(), 1);
+        QCOMPARE(user->annotations().size(), before.size());
+        for (std::size_t i = 0; i < before.size(); ++i) {
+            QCOMPARE(user->annotations()[i].time, before[i].time);
+            QCOMPARE(user->annotations()[i].durationUs, before[i].durationUs);
+            QCOMPARE(user->annotations()[i].type, before[i].type);
+            QCOMPARE(user->annotations()[i].text, before[i].text);
+            QCOMPARE(user->annotations()[i].channel, before[i].channel);
+        }
+        user->undoStack()->undo(); // the import is one step
+        QVERIFY(user->annotations().empty());
+        user->importFrom(m_dir.path() + "/mine.edf");
+        QTRY_COMPARE(imported.count(), 2);
+        QCOMPARE(user->annotations().size(), before.size());
+        QCOMPARE(user->annotations()[0].text, "Spike: " + before[0].text);
+        QCOMPARE(user->annotations()[0].durationUs, before[0].durationUs);
+        QSignalSpy failed(user, &lv::widgets::UserAnnotations::fileFailed);
+        user->importFrom(m_dir.path() + "/nothing.csv");
+        QTRY_COMPARE(failed.count(), 1);
+        QVERIFY(failed.first().first().toString().startsWith(m_dir.path() + "/nothing.csv: "));
+        while (user->undoStack()->canUndo()) user->undoStack()->undo(); // as it was for the next test
+        QTRY_COMPARE(savedCount(m_session), std::size_t{1});
+        w.close();
+    }
+
     void aTimeThatDoesNotReadKeepsTheDialogOpen()
     {
         MainWindow w;

@@ -42,6 +42,11 @@ printf '%s' '{"format": "longview-annotations", "version": 1, "recording": {"fil
  "text": "onset", "channel": null}, {"onset_us": 59000000, "duration_us": 0, "type": "Note", "text": "x\u00e9",
  "channel": "Fp2"}]}' > "$notes/two"
 
+# fuzz_annotation_csv: an exported annotations table (quoted cells, a formula guard, an ISO and a relative onset).
+mkdir -p "$out/corpus-fuzz_annotation_csv"
+printf 'onset_iso,onset_seconds,duration_seconds,type,text,channel\n2025-01-01T00:00:01.500000+00:00,1.5,0.25,Spike,"a, ""b""\nc",Fp1\n,12,0,Note,\x27=1+2,\n' \
+  > "$out/corpus-fuzz_annotation_csv/table"
+
 # fuzz_edf: each reference EDF/BDF file's header plus its first 2 KiB of records (TALs live there).
 for f in "${2:-$here/../../shared/testdata}"/edf/*.[eb]df; do
     ns=$(dd if="$f" bs=1 skip=252 count=4 status=none | tr -d ' ')

@@ -112,11 +112,11 @@ std::optional<std::int64_t> microseconds(std::string cell)
     return static_cast<std::int64_t>(std::llround(v * 1e6));
 }
 
-core::Result<std::vector<core::Annotation>> readCsv(const std::string& path, const core::RecordingInfo& info)
+} // namespace
+
+core::Result<std::vector<core::Annotation>> parseAnnotationsCsv(std::string_view text, const std::string& path,
+                                                                const core::RecordingInfo& info)
 {
-    auto bytes = io::readFile(path);
-    if (!bytes) return bytes.error();
-    const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
     const std::string_view head = "onset_iso";
     if (text.substr(0, head.size()) != head || text.size() <= head.size())
         return makeError(ErrorCode::Corrupt, "not an annotations CSV: the first row must start with \"onset_iso\"",
@@ -155,6 +155,16 @@ core::Result<std::vector<core::Annotation>> readCsv(const std::string& path, con
         out.push_back(std::move(a));
     }
     return out;
+}
+
+namespace {
+
+core::Result<std::vector<core::Annotation>> readCsv(const std::string& path, const core::RecordingInfo& info)
+{
+    auto bytes = io::readFile(path);
+    if (!bytes) return bytes.error();
+    return parseAnnotationsCsv(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), path,
+                               info);
 }
 
 core::Result<std::vector<core::Annotation>> readEdf(const std::string& path, const core::RecordingInfo& info)

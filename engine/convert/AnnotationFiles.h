@@ -7,6 +7,7 @@
 #include "core/RecordingInfo.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lv::convert {
@@ -20,5 +21,9 @@ core::Status writeAnnotationFile(const std::vector<core::Annotation>& annotation
 // outside the recording, a channel it does not have, a cell that does not read.
 core::Result<std::vector<core::Annotation>> readAnnotationFile(const std::string& path,
                                                                const core::RecordingInfo& info);
+
+// readAnnotationFile of a CSV's text (`path` names it in errors; fuzz_annotation_csv).
+core::Result<std::vector<core::Annotation>> parseAnnotationsCsv(std::string_view text, const std::string& path,
+                                                                const core::RecordingInfo& info);
 
 } // namespace lv::convert

@@ -122,9 +122,9 @@ int main(int argc, char** argv)
         spec.lanes = static_cast<int>(frame->traces.size());
         spec.color = Qt::black;
         for (std::size_t k = 0; k < frame->traces.size(); ++k)
-            spec.mapping.push_back({frame->traces[k].channel, static_cast<int>(k),
-                                    (frame->traces[k].low + frame->traces[k].high) / 2,
-                                    0.45 / std::max(1e-9, (frame->traces[k].high - frame->traces[k].low) / 2)});
+            spec.mapping.push_back(
+                {frame->traces[k].channel, static_cast<int>(k), (frame->traces[k].low + frame->traces[k].high) / 2,
+                 0.45 / std::max(1e-9, (frame->traces[k].high - frame->traces[k].low) / 2), QColor()});
         for (int i = 0; i < reps; ++i) {
             QElapsedTimer r;
             r.start();

@@ -52,7 +52,8 @@ RenderSpec makeSpec()
     spec.x1 = 10;
     spec.lanes = kChannels;
     spec.color = Qt::black;
-    for (int c = 0; c < kChannels; ++c) spec.mapping.push_back({static_cast<std::size_t>(c), c, 0.0, 0.5 / 60.0});
+    for (int c = 0; c < kChannels; ++c)
+        spec.mapping.push_back({static_cast<std::size_t>(c), c, 0.0, 0.5 / 60.0, QColor()});
     return spec;
 }
 

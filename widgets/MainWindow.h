@@ -111,6 +111,9 @@ public:
     void setRowsPerScreen(int rows);
     void scrollRows(int rows); // by so many rows (negative: up)
     QScrollBar* rowBar() const { return m_rowBar; }
+    // A channel's type (Session dock: context menu > Channel Type), which colours its trace; remembered for this
+    // recording (its path and start) and applied when it is opened again.
+    void setChannelType(std::size_t channel, core::ChannelType type);
     bool isSettled() const { return m_settled; }
     QString themeName() const { return m_theme.name; }
     QStringList recentFiles() const;
@@ -153,8 +156,10 @@ private:
     QString pageText() const;
     void jumpTo(const std::vector<core::Uutc>& times, int direction, const QString& none);
     void applyTheme(const Theme& theme);
-    void applyCalibration(); // the screen's remembered calibration, or its reported size
-    void updateRowBar();     // the scroll bar's range and place from m_rows
+    void applyCalibration();      // the screen's remembered calibration, or its reported size
+    void updateRowBar();          // the scroll bar's range and place from m_rows
+    QString recordingKey() const; // "recordings/<hash of the open recording's path and start>"
+    void applyChannelTypes();     // the remembered types of the open recording, onto the plot and the browser
     void closeRecording();
     void exportRecording();
     void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog

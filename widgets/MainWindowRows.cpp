@@ -1,10 +1,15 @@
-// Channels per screen and vertical scrolling through the shown channels: the menu, keys, scroll bar and wheel.
+// Channels per screen and vertical scrolling through the shown channels (the menu, keys, scroll bar and wheel), and
+// the channels' types, remembered per recording.
 #include "MainWindow.h"
 
+#include "SessionBrowser.h"
+#include "TraceLoader.h"
 #include "TracePlot.h"
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QCryptographicHash>
+#include <QFileInfo>
 #include <QMenu>
 #include <QScrollBar>
 #include <QSignalBlocker>
@@ -38,8 +43,46 @@ void MainWindow::createRowActions(QMenu* view)
     connect(m_rowBar, &QScrollBar::valueChanged, this, [this](int first) {
         if (m_rows.scrollTo(first)) viewChanged();
     });
+    connect(m_browser, &SessionBrowser::channelTypeChosen, this,
+            [this](const std::vector<std::size_t>& channels, core::ChannelType type) {
+                for (std::size_t c : channels) setChannelType(c, type);
+            });
     connect(m_plot, &TracePlot::rowScrollRequested, this,
             [this](int notches) { scrollRows(notches * QApplication::wheelScrollLines()); });
+}
+
+QString MainWindow::recordingKey() const
+{
+    const core::RecordingInfo* info = m_loader->info();
+    const QByteArray identity = QFileInfo(m_openPath).absoluteFilePath().toUtf8() + '\n' +
+                                QByteArray::number(static_cast<qlonglong>(info ? info->start : 0));
+    return "recordings/" + QCryptographicHash::hash(identity, QCryptographicHash::Sha256).toHex().left(32);
+}
+
+void MainWindow::applyChannelTypes()
+{
+    const core::RecordingInfo* info = m_loader->info();
+    const QVariantMap chosen = setting(recordingKey() + "/channelTypes", QVariantMap()).toMap();
+    std::vector<core::ChannelType> types;
+    for (std::size_t c = 0; c < info->channels.size(); ++c) {
+        const QString name = QString::fromStdString(info->channels[c].name);
+        if (chosen.contains(name))
+            if (const auto t = core::channelTypeFromName(chosen[name].toString().toStdString()))
+                m_plot->setChannelType(c, *t);
+        types.push_back(m_plot->channelType(c));
+    }
+    m_browser->setChannelTypes(types);
+}
+
+void MainWindow::setChannelType(std::size_t channel, core::ChannelType type)
+{
+    const core::RecordingInfo* info = m_loader->info();
+    if (!m_open || !info || channel >= info->channels.size()) return;
+    QVariantMap chosen = setting(recordingKey() + "/channelTypes", QVariantMap()).toMap();
+    chosen[QString::fromStdString(info->channels[channel].name)] =
+        QString::fromUtf8(core::channelTypeName(type).data());
+    remember(recordingKey() + "/channelTypes", chosen);
+    applyChannelTypes();
 }
 
 void MainWindow::setRowsPerScreen(int rows)

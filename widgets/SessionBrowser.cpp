@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QHeaderView>
+#include <QMenu>
 #include <QSplitter>
 #include <QTimeZone>
 #include <QTimer>
@@ -83,7 +84,10 @@ SessionBrowser::SessionBrowser(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
-    m_tree->setHeaderLabels({tr("Name"), tr("Rate (Hz)"), tr("Unit"), tr("Samples"), tr("Gaps"), tr("NaN runs")});
+    m_tree->setHeaderLabels(
+        {tr("Name"), tr("Rate (Hz)"), tr("Unit"), tr("Samples"), tr("Gaps"), tr("NaN runs"), tr("Type")});
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, &SessionBrowser::showMenu);
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setDragDropMode(QAbstractItemView::InternalMove); // channels reorder by drag, within the recording
@@ -162,6 +166,33 @@ void SessionBrowser::setVisibleChannels(const std::vector<std::size_t>& channels
         item->setCheckState(0, on ? Qt::Checked : Qt::Unchecked);
     }
     m_updating = false;
+}
+
+void SessionBrowser::setChannelTypes(const std::vector<core::ChannelType>& types)
+{
+    if (m_tree->topLevelItemCount() == 0) return;
+    QTreeWidgetItem* root = m_tree->topLevelItem(0);
+    for (int i = 0; i < root->childCount(); ++i) {
+        const auto c = static_cast<std::size_t>(root->child(i)->data(0, kIndexRole).toULongLong());
+        if (c < types.size()) root->child(i)->setText(6, QString::fromUtf8(core::channelTypeName(types[c]).data()));
+    }
+}
+
+void SessionBrowser::showMenu(const QPoint& at)
+{
+    QTreeWidgetItem* clicked = m_tree->itemAt(at);
+    if (!clicked || clicked->data(0, kKindRole).toInt() != kChannel) return;
+    std::vector<std::size_t> channels;
+    const QList<QTreeWidgetItem*> selected = m_tree->selectedItems();
+    for (QTreeWidgetItem* item : selected.contains(clicked) ? selected : QList<QTreeWidgetItem*>{clicked})
+        if (item->data(0, kKindRole).toInt() == kChannel)
+            channels.push_back(static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong()));
+    QMenu menu(this);
+    QMenu* types = menu.addMenu(tr("Channel &Type"));
+    for (core::ChannelType t : core::kChannelTypes)
+        types->addAction(QString::fromUtf8(core::channelTypeName(t).data()), this,
+                         [this, channels, t] { emit channelTypeChosen(channels, t); });
+    menu.exec(m_tree->viewport()->mapToGlobal(at));
 }
 
 std::vector<std::size_t> SessionBrowser::checkedChannels() const

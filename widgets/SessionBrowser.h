@@ -5,6 +5,7 @@
 
 #include "GapBands.h"
 
+#include "core/ChannelType.h"
 #include "core/RecordingInfo.h"
 
 #include <QWidget>
@@ -21,16 +22,20 @@ public:
 
     void setRecording(const core::RecordingInfo* info, const GapBands* bands);
     void setVisibleChannels(const std::vector<std::size_t>& channels);
-    std::vector<std::size_t> checkedChannels() const; // in the tree's (display) order
+    void setChannelTypes(const std::vector<core::ChannelType>& types); // the Type column, per channel
+    std::vector<std::size_t> checkedChannels() const;                  // in the tree's (display) order
     QTreeWidget* tree() const { return m_tree; }
     QTreeWidget* properties() const { return m_properties; }
 
 signals:
     void visibleChannelsChanged(const std::vector<std::size_t>& channels);
     void jumpRequested(qint64 uutc);
+    // The context menu's Channel Type: for the channel clicked, or every selected one when it is among them.
+    void channelTypeChosen(const std::vector<std::size_t>& channels, lv::core::ChannelType type);
 
 private:
     void showProperties(QTreeWidgetItem* item);
+    void showMenu(const QPoint& at);
 
     QTreeWidget* m_tree;
     QTreeWidget* m_properties;

@@ -22,6 +22,13 @@ Theme Theme::light()
     t.coverage = QColor(70, 150, 90);
     t.window = QColor(0, 90, 200);
     t.cursor = QColor(200, 0, 0);
+    t.types = {t.trace,
+               QColor(0, 110, 130),
+               QColor(140, 80, 0),
+               QColor(190, 0, 30),
+               QColor(110, 50, 160),
+               QColor(90, 90, 90),
+               QColor(60, 90, 40)};
     return t;
 }
 
@@ -59,6 +66,13 @@ Theme Theme::dark()
     t.coverage = QColor(80, 170, 100);
     t.window = QColor(90, 170, 255);
     t.cursor = QColor(255, 80, 80);
+    t.types = {t.trace,
+               QColor(80, 210, 220),
+               QColor(230, 170, 80),
+               QColor(255, 100, 110),
+               QColor(190, 140, 255),
+               QColor(170, 170, 170),
+               QColor(160, 200, 120)};
     return t;
 }
 

@@ -1,9 +1,12 @@
 // Light and dark colour sets for the application palette, the plot and the overview strip.
 #pragma once
 
+#include "core/ChannelType.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QString>
+#include <array>
 
 namespace lv::widgets {
 
@@ -24,6 +27,9 @@ struct Theme {
     QColor coverage;       // overview: data present
     QColor window;         // overview: the current view
     QColor cursor;
+    // Traces by channel type (core::ChannelType's order: EEG, EOG, EMG, ECG, respiration, trigger, other).
+    std::array<QColor, 7> types;
+    QColor typeColor(core::ChannelType type) const { return types[static_cast<std::size_t>(type)]; }
 
     static Theme light();
     static Theme dark();

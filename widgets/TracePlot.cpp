@@ -100,6 +100,9 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
 {
     m_info = info;
     m_user.clear();
+    m_types.clear();
+    if (info)
+        for (const core::ChannelInfo& c : info->channels) m_types.push_back(core::guessChannelType(c));
     m_bands = bands;
     m_frame.reset();
     m_scales.forgetRecording();
@@ -365,6 +368,18 @@ void TracePlot::updateBands()
     m_under->setBands(std::move(bands));
 }
 
+void TracePlot::setChannelType(std::size_t channel, core::ChannelType type)
+{
+    if (channel >= m_types.size() || m_types[channel] == type) return;
+    m_types[channel] = type;
+    scheduleRender();
+}
+
+core::ChannelType TracePlot::channelType(std::size_t channel) const
+{
+    return channel < m_types.size() ? m_types[channel] : core::ChannelType::Other;
+}
+
 void TracePlot::setUserAnnotations(std::vector<core::Annotation> user)
 {
     m_user = std::move(user);
@@ -430,7 +445,8 @@ void TracePlot::scheduleRender()
         const double perDivision = unitsPerDivision(t.channel);
         const double scale = perDivision > 0 ? 1.0 / perDivision : ChannelScales::kLaneFill; // lanes per unit
         const double center = hasData ? (t.low + t.high) / 2 : 0.0;                          // DC removed per page
-        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale});
+        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale,
+                                m_theme.typeColor(channelType(t.channel))});
     }
     m_renders.start(0, [this, frame = m_frame, spec](const Job& job) mutable {
         if (!job.isCurrent()) return; // a newer render is queued

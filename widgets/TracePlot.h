@@ -49,6 +49,9 @@ public:
     void setTheme(const Theme& theme);
     void setTimeMode(TimeMode mode);
     void setUserAnnotations(std::vector<core::Annotation> user); // drawn with the recording's, in their own colour
+    // Each channel's type (guessed from its name and unit when the recording is set) colours its trace.
+    void setChannelType(std::size_t channel, core::ChannelType type);
+    core::ChannelType channelType(std::size_t channel) const;
     // Amplitude. A division is the vertical spacing between two stacked traces (one lane). The sensitivity is common
     // to the channels of a unit ("7 uV/mm" by default, true on screen from its physical size), or Auto (each channel
     // fitted to the page shown, refitted as the page changes); see ChannelScales. Per-channel factors
@@ -140,6 +143,7 @@ private:
     const core::RecordingInfo* m_info = nullptr;
     const GapBands* m_bands = nullptr;
     std::vector<core::Annotation> m_user;
+    std::vector<core::ChannelType> m_types; // per channel of m_info
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

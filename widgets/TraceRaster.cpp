@@ -38,6 +38,12 @@ void TraceRaster::endRun()
     m_inRun = false;
 }
 
+void TraceRaster::setColor(QRgb premultipliedColor)
+{
+    endRun(); // what is pending was drawn in the colour it had
+    m_color = premultipliedColor;
+}
+
 void TraceRaster::segment(double x0, double y0, double x1, double y1)
 {
     const auto last = floorToInt(x1);

@@ -30,8 +30,9 @@ public:
                 int endColumn = -1);
     ~TraceRaster() { endRun(); }
 
-    void lineTo(double x, double y); // continues the current run (or starts one)
-    void endRun();                   // the next point starts a new run: nothing joins across
+    void lineTo(double x, double y);        // continues the current run (or starts one)
+    void endRun();                          // the next point starts a new run: nothing joins across
+    void setColor(QRgb premultipliedColor); // for the runs that follow (ends the current one)
 
 private:
     // floor() without a libm call (the SSE2 baseline has no rounding instruction); exact for |v| < 2^53.

@@ -16,11 +16,16 @@ namespace {
 
 int penWidth(const RenderSpec& spec) { return static_cast<int>(std::max(1.0, std::round(spec.devicePixelRatio))); }
 
-// Calls point(x, y) in device pixels for the points of every mapped trace that can reach device columns
-// [first, end) (all for end < 0), and endRun() after each trace.
-template <typename Point, typename EndRun>
-void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels, Point&& point, EndRun&& endRun,
-                  int first = 0, int end = -1)
+QRgb colorOf(const LaneMapping& m, const RenderSpec& spec)
+{
+    return qPremultiply((m.color.isValid() ? m.color : spec.color).rgba());
+}
+
+// Calls begin(mapping) before each mapped trace, point(x, y) in device pixels for its points that can reach device
+// columns [first, end) (all for end < 0), and endRun() after it.
+template <typename Begin, typename Point, typename EndRun>
+void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels, Begin&& begin, Point&& point,
+                  EndRun&& endRun, int first = 0, int end = -1)
 {
     const double width = pixels.width(), laneHeight = static_cast<double>(pixels.height()) / std::max(spec.lanes, 1);
     const double perSecond = width / std::max(spec.x1 - spec.x0, 1e-12);
@@ -29,6 +34,7 @@ void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels,
         const auto m = std::find_if(spec.mapping.begin(), spec.mapping.end(),
                                     [&](const LaneMapping& l) { return l.channel == t.channel; });
         if (m == spec.mapping.end()) continue;
+        begin(*m);
         const double middle = laneHeight * (m->lane + 0.5), k = m->scale * laneHeight;
         const double top = spec.clipToLanes ? laneHeight * m->lane : -1e6;
         const double bottom = spec.clipToLanes ? std::max(top, laneHeight * (m->lane + 1) - penWidth(spec)) : 1e6;
@@ -69,8 +75,8 @@ QImage renderTraces(const TraceFrame& frame, const RenderSpec& spec)
     forEachInBackground(windows, [&](const std::pair<int, int>& w) {
         TraceRaster raster(target, qPremultiply(spec.color.rgba()), penWidth(spec), w.first, w.second);
         forEachPoint(
-            frame, spec, image.size(), [&](double x, double y) { raster.lineTo(x + 0.5, y + 0.5); },
-            [&] { raster.endRun(); }, w.first, w.second);
+            frame, spec, image.size(), [&](const LaneMapping& m) { raster.setColor(colorOf(m, spec)); },
+            [&](double x, double y) { raster.lineTo(x + 0.5, y + 0.5); }, [&] { raster.endRun(); }, w.first, w.second);
     });
     image.setDevicePixelRatio(spec.devicePixelRatio);
     return image;
@@ -93,6 +99,10 @@ QImage renderTracesWithQPainter(const TraceFrame& frame, const RenderSpec& spec)
     };
     forEachPoint(
         frame, spec, image.size(),
+        [&](const LaneMapping& m) {
+            pen.setColor(QColor::fromRgba(qUnpremultiply(colorOf(m, spec))));
+            painter.setPen(pen);
+        },
         [&](double x, double y) {
             if (std::isnan(y)) return flush();
             run.push_back(QPointF(x, y));

@@ -16,6 +16,7 @@ struct LaneMapping {
     int lane = 0;        // 0 at the top
     double center = 0.0; // physical value drawn at the lane's middle
     double scale = 1.0;  // lane heights per physical unit
+    QColor color;        // invalid: RenderSpec::color
 };
 
 struct RenderSpec {

@@ -1,6 +1,7 @@
 // longview-cli info: a recording's summary as text or JSON.
 #include "CliSupport.h"
 #include "Commands.h"
+#include "core/ChannelType.h"
 
 #include "core/TextEscape.h"
 #include "core/TimeFormat.h"
@@ -44,6 +45,7 @@ ordered_json toJson(const core::RecordingInfo& info)
         j["channels"].push_back({{"name", c.name},
                                  {"fs", c.fs},
                                  {"unit", c.unit},
+                                 {"type", std::string(core::channelTypeName(core::guessChannelType(c)))},
                                  {"conversion_factor", c.conversionFactor},
                                  {"offset", c.offset},
                                  {"start_uutc", c.start},

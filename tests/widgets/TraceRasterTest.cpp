@@ -74,7 +74,7 @@ lv::widgets::RenderSpec specFor(int channels, QSize pixels, double dpr)
     spec.lanes = channels;
     spec.color = Qt::black;
     spec.clipToLanes = false; // QPainter's and the raster's pixel edges differ by half a pixel at a lane's edge
-    for (int c = 0; c < channels; ++c) spec.mapping.push_back({static_cast<std::size_t>(c), c, 0.0, 0.05});
+    for (int c = 0; c < channels; ++c) spec.mapping.push_back({static_cast<std::size_t>(c), c, 0.0, 0.05, QColor()});
     return spec;
 }
 

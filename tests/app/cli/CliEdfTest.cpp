@@ -2,6 +2,7 @@
 #include "support/TestSupport.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace lv::cli {
@@ -34,6 +35,31 @@ TEST(CliEdf, InfoShowsFormatScaleAnnotationsAndWarnings)
         << out;
     ASSERT_EQ(runCli("info --json " + ref("edf/test_generator.edf"), out), 0);
     EXPECT_EQ(nlohmann::json::parse(out).at("subject").at("birthdate"), "1969-06-30");
+}
+
+// Channel types from the labels of reference files: EDF+ type words, 10-20 names, BioSemi's Status.
+TEST(CliEdf, InfoGuessesChannelTypes)
+{
+    const auto types = [](const std::string& file) {
+        std::string out;
+        EXPECT_EQ(test::run(std::string(LONGVIEW_CLI) + " info --json " + ref(file) + " 2>/dev/null", &out), 0);
+        std::map<std::string, std::string> byName;
+        const auto info = nlohmann::json::parse(out); // kept: the loop refers into it
+        for (const auto& c : info.at("channels"))
+            byName[c.at("name").get<std::string>()] = c.at("type").get<std::string>();
+        return byName;
+    };
+    const auto stim = types("edf/test_edf_stim_channel.edf");
+    EXPECT_EQ(stim.at("EEG Fp1"), "EEG");
+    EXPECT_EQ(stim.at("EOG VEOG_I"), "EOG");
+    EXPECT_EQ(stim.at("ECG ECG1"), "ECG");
+    EXPECT_EQ(stim.at("DIG DTRIG"), "Trigger");
+    EXPECT_EQ(stim.at("REF_EEG REF_EEG"), "EEG");
+    const auto biosemi = types("edf/test.bdf");
+    EXPECT_EQ(biosemi.at("Status"), "Trigger");
+    EXPECT_EQ(biosemi.at("IEOG"), "EOG");
+    EXPECT_EQ(biosemi.at("AF7"), "EEG");
+    EXPECT_EQ(types("edf/ref_edflib.edf").at("ECG"), "ECG");
 }
 
 TEST(CliEdf, ConvertToCsvEdfAndBdf)

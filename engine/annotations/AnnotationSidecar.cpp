@@ -133,9 +133,9 @@ std::string defaultDataDirectory()
 std::string findSidecar(const std::string& recordingPath, const std::string& dataDirectory)
 {
     std::error_code ec;
-    if (const std::string beside = sidecarBeside(recordingPath); fs::is_regular_file(beside, ec)) return beside;
+    if (std::string beside = sidecarBeside(recordingPath); fs::is_regular_file(beside, ec)) return beside;
     if (dataDirectory.empty()) return {};
-    if (const std::string kept = sidecarInDataFolder(recordingPath, dataDirectory); fs::is_regular_file(kept, ec))
+    if (std::string kept = sidecarInDataFolder(recordingPath, dataDirectory); fs::is_regular_file(kept, ec))
         return kept;
     return {};
 }

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "convert/Deidentify.h"
-#include "core/Recording.h"
+#include "convert/DescribedRecording.h"
 
 #include <memory>
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace lv::convert {
 
-class DeidentifiedRecording final : public core::Recording {
+class DeidentifiedRecording final : public DescribedRecording {
 public:
     // `inner` de-identified as `d` says (`inner` itself when d asks for nothing). With anonymize: the subject is
     // {id = d.subjectId} alone, the site, every channel description, the recording's description and its path
@@ -19,22 +19,14 @@ public:
     // gaps' and annotations' times move by d.shiftUs(). With dropAnnotationText: annotation texts empty (types kept).
     static std::unique_ptr<core::Recording> wrap(std::unique_ptr<core::Recording> inner, const Deidentification& d);
 
-    const core::RecordingInfo& info() const override { return m_info; }
-    core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override
-    {
-        return m_inner->readRaw(slices, control);
-    }
     std::vector<std::string> takeWarnings() override;
     std::vector<core::DamagedBlock> takeDamage() override;
-    const core::BlockSource* blockSource() const override { return m_inner->blockSource(); }
 
     // The name a damaged block's file goes by in an anonymized output.
     static constexpr const char* kAnonymousSource = "the source";
 
 private:
     DeidentifiedRecording() = default;
-    std::unique_ptr<core::Recording> m_inner;
-    core::RecordingInfo m_info;
     bool m_anonymize = false;
     std::vector<std::string> m_warnings; // the resolution's, given out with the first takeWarnings
 };

@@ -32,6 +32,16 @@ using lv::widgets::MainWindow;
 class MainWindowTest : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
+    QString m_paused;
+
+    // 2 channels x 12 min with pauses and annotations (seed 7), made once.
+    QString pausedSession()
+    {
+        if (m_paused.isEmpty())
+            m_paused =
+                lv::test::makeSynth(m_dir.path(), {"--channels", "2", "--hours", "0.2", "--fs", "128", "--seed", "7"});
+        return m_paused;
+    }
 
 private slots:
     void initTestCase()
@@ -122,9 +132,7 @@ private slots:
     // N / Shift+N and G / Shift+G: the view centred on the next or previous annotation the list shows, or gap start.
     void nextAndPreviousAnnotationAndGap()
     {
-        QTemporaryDir dir;
-        const QString session =
-            lv::test::makeSynth(dir.path(), {"--channels", "2", "--hours", "0.2", "--fs", "128", "--seed", "7"});
+        const QString session = pausedSession();
         QVERIFY(!session.isEmpty());
         MainWindow w;
         w.setInteractive(false);
@@ -171,9 +179,7 @@ private slots:
     // pause is paged through.
     void pagingSkipsPausesWhenAsked()
     {
-        QTemporaryDir dir;
-        const QString session =
-            lv::test::makeSynth(dir.path(), {"--channels", "2", "--hours", "0.2", "--fs", "128", "--seed", "7"});
+        const QString session = pausedSession();
         QVERIFY(!session.isEmpty());
         MainWindow w;
         w.setInteractive(false);

@@ -29,6 +29,12 @@ void ChannelScales::scaleChannel(std::size_t channel, double factor)
     g = std::clamp(g * factor, 1e-3, 1e3);
 }
 
+double ChannelScales::channelFactor(std::size_t channel) const
+{
+    const auto it = m_channelGain.find(channel);
+    return it == m_channelGain.end() ? 1.0 : it->second;
+}
+
 void ChannelScales::forgetRecording()
 {
     m_channelGain.clear();

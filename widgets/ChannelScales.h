@@ -20,6 +20,8 @@ public:
     double gain() const { return m_gain; }
     void setGain(double gain); // all channels; a fixed sensitivity takes it into its value (gain stays 1)
     void scaleChannel(std::size_t channel, double factor);
+    double channelFactor(std::size_t channel) const; // what scaleChannel made of it (1: none)
+    const std::map<std::size_t, double>& channelFactors() const { return m_channelGain; }
     void forgetRecording(); // fits and channel factors of the previous recording dropped
 
     // Fits from a frame's robust extents. Auto: each channel from every exact frame (the page shown; a coarse frame

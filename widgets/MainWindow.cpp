@@ -226,6 +226,7 @@ void MainWindow::onOpened(const QString& path)
         emit sessionReloaded();
         return;
     }
+    restoreRecordingView();
     applyInitialView();
     emit recordingOpened();
 }
@@ -459,6 +460,7 @@ void MainWindow::setVisibleChannels(const std::vector<std::size_t>& channels)
 {
     m_rows.setShown(channels);
     m_browser->setVisibleChannels(channels);
+    saveRecordingView();
     viewChanged();
 }
 

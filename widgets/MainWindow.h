@@ -114,6 +114,9 @@ public:
     // A channel's type (Session dock: context menu > Channel Type), which colours its trace; remembered for this
     // recording (its path and start) and applied when it is opened again.
     void setChannelType(std::size_t channel, core::ChannelType type);
+    // Polarity (Session dock: context menu > Invert Polarity). The shown channels in their order, the inverted
+    // ones and each channel's own amplitude factor are remembered for the recording and restored on reopening.
+    void setInverted(std::size_t channel, bool inverted);
     bool isSettled() const { return m_settled; }
     QString themeName() const { return m_theme.name; }
     QStringList recentFiles() const;
@@ -160,6 +163,8 @@ private:
     void updateRowBar();          // the scroll bar's range and place from m_rows
     QString recordingKey() const; // "recordings/<hash of the open recording's path and start>"
     void applyChannelTypes();     // the remembered types of the open recording, onto the plot and the browser
+    void saveRecordingView();     // the shown channels, inversions and channel factors, remembered
+    void restoreRecordingView();  // and put back after an open
     void closeRecording();
     void exportRecording();
     void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog

@@ -43,6 +43,10 @@ void MainWindow::createRowActions(QMenu* view)
     connect(m_rowBar, &QScrollBar::valueChanged, this, [this](int first) {
         if (m_rows.scrollTo(first)) viewChanged();
     });
+    connect(m_browser, &SessionBrowser::invertRequested, this, [this](const std::vector<std::size_t>& channels) {
+        for (std::size_t c : channels) setInverted(c, !m_plot->isInverted(c));
+    });
+    connect(m_plot, &TracePlot::scaleChanged, this, &MainWindow::saveRecordingView); // a channel's own factor
     connect(m_browser, &SessionBrowser::channelTypeChosen, this,
             [this](const std::vector<std::size_t>& channels, core::ChannelType type) {
                 for (std::size_t c : channels) setChannelType(c, type);
@@ -83,6 +87,48 @@ void MainWindow::setChannelType(std::size_t channel, core::ChannelType type)
         QString::fromUtf8(core::channelTypeName(type).data());
     remember(recordingKey() + "/channelTypes", chosen);
     applyChannelTypes();
+}
+
+void MainWindow::setInverted(std::size_t channel, bool inverted)
+{
+    m_plot->setInverted(channel, inverted);
+    saveRecordingView();
+}
+
+void MainWindow::saveRecordingView()
+{
+    const core::RecordingInfo* info = m_loader->info();
+    if (!m_open || !info) return;
+    const auto name = [info](std::size_t c) { return QString::fromStdString(info->channels.at(c).name); };
+    QStringList shown, inverted;
+    for (std::size_t c : m_rows.shown()) shown << name(c);
+    QVariantMap factors;
+    for (std::size_t c = 0; c < info->channels.size(); ++c)
+        if (m_plot->isInverted(c)) inverted << name(c);
+    for (const auto& [c, factor] : m_plot->channelFactors())
+        if (factor != 1.0) factors[name(c)] = factor;
+    remember(recordingKey() + "/view", QVariantMap{{"shown", shown}, {"inverted", inverted}, {"factors", factors}});
+}
+
+void MainWindow::restoreRecordingView()
+{
+    const core::RecordingInfo* info = m_loader->info();
+    const QVariantMap view = setting(recordingKey() + "/view", QVariantMap()).toMap();
+    if (view.isEmpty()) return;
+    const auto index = [info](const QVariant& name) { return info->channelIndex(name.toString().toStdString()); };
+    std::vector<std::size_t> shown;
+    for (const QVariant& name : view["shown"].toList())
+        if (const int c = index(name); c >= 0) shown.push_back(static_cast<std::size_t>(c));
+    if (!shown.empty()) {
+        m_rows.setShown(shown);
+        m_browser->setChannelOrder(shown);
+    }
+    for (const QVariant& name : view["inverted"].toList())
+        if (const int c = index(name); c >= 0) m_plot->setInverted(static_cast<std::size_t>(c), true);
+    const QVariantMap factors = view["factors"].toMap();
+    for (auto it = factors.begin(); it != factors.end(); ++it)
+        if (const int c = index(it.key()); c >= 0)
+            m_plot->scaleChannel(static_cast<std::size_t>(c), it.value().toDouble());
 }
 
 void MainWindow::setRowsPerScreen(int rows)

@@ -178,6 +178,22 @@ void SessionBrowser::setChannelTypes(const std::vector<core::ChannelType>& types
     }
 }
 
+void SessionBrowser::setChannelOrder(const std::vector<std::size_t>& order)
+{
+    if (m_tree->topLevelItemCount() == 0) return;
+    m_updating = true;
+    QTreeWidgetItem* root = m_tree->topLevelItem(0);
+    QList<QTreeWidgetItem*> items = root->takeChildren();
+    const auto rank = [&](QTreeWidgetItem* item) {
+        const auto c = static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong());
+        return static_cast<std::size_t>(std::find(order.begin(), order.end(), c) - order.begin());
+    };
+    std::stable_sort(items.begin(), items.end(),
+                     [&](QTreeWidgetItem* a, QTreeWidgetItem* b) { return rank(a) < rank(b); });
+    root->addChildren(items);
+    m_updating = false;
+}
+
 void SessionBrowser::showMenu(const QPoint& at)
 {
     QTreeWidgetItem* clicked = m_tree->itemAt(at);
@@ -188,6 +204,7 @@ void SessionBrowser::showMenu(const QPoint& at)
         if (item->data(0, kKindRole).toInt() == kChannel)
             channels.push_back(static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong()));
     QMenu menu(this);
+    menu.addAction(tr("&Invert Polarity"), this, [this, channels] { emit invertRequested(channels); });
     QMenu* types = menu.addMenu(tr("Channel &Type"));
     for (core::ChannelType t : core::kChannelTypes)
         types->addAction(QString::fromUtf8(core::channelTypeName(t).data()), this,

@@ -23,6 +23,7 @@ public:
     void setRecording(const core::RecordingInfo* info, const GapBands* bands);
     void setVisibleChannels(const std::vector<std::size_t>& channels);
     void setChannelTypes(const std::vector<core::ChannelType>& types); // the Type column, per channel
+    void setChannelOrder(const std::vector<std::size_t>& order);       // these channels first, in this order
     std::vector<std::size_t> checkedChannels() const;                  // in the tree's (display) order
     QTreeWidget* tree() const { return m_tree; }
     QTreeWidget* properties() const { return m_properties; }
@@ -32,6 +33,7 @@ signals:
     void jumpRequested(qint64 uutc);
     // The context menu's Channel Type: for the channel clicked, or every selected one when it is among them.
     void channelTypeChosen(const std::vector<std::size_t>& channels, lv::core::ChannelType type);
+    void invertRequested(const std::vector<std::size_t>& channels); // the context menu's Invert Polarity
 
 private:
     void showProperties(QTreeWidgetItem* item);

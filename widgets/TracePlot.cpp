@@ -101,6 +101,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_info = info;
     m_user.clear();
     m_types.clear();
+    m_inverted.clear();
     if (info)
         for (const core::ChannelInfo& c : info->channels) m_types.push_back(core::guessChannelType(c));
     m_bands = bands;
@@ -218,6 +219,16 @@ void TracePlot::scaleChannel(std::size_t channel, double factor)
     amplitudeChanged();
 }
 
+void TracePlot::setInverted(std::size_t channel, bool inverted)
+{
+    if (isInverted(channel) == inverted) return;
+    if (inverted)
+        m_inverted.insert(channel);
+    else
+        m_inverted.erase(channel);
+    amplitudeChanged();
+}
+
 void TracePlot::autoScale() { setSensitivity(Sensitivity{}); }
 
 void TracePlot::setClipToLanes(bool clip)
@@ -284,7 +295,7 @@ QString TracePlot::laneLabel(std::size_t lane) const
 {
     if (!m_info || lane >= m_channels.size()) return {};
     const std::size_t c = m_channels[lane];
-    QString label = QString::fromStdString(m_info->channels.at(c).name);
+    QString label = QString::fromStdString(m_info->channels.at(c).name) + (isInverted(c) ? " inv" : "");
     if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
         const bool perMm =
             sensitivity().per == Sensitivity::Per::Millimetre && m_scales.isCommon(unitOf(c).toStdString());
@@ -332,8 +343,8 @@ void TracePlot::updateAxes()
     int room = m_labels->width();
     for (std::size_t c : m_channels)
         if (m_info)
-            room = std::max(room, fm.horizontalAdvance(QString::fromStdString(m_info->channels.at(c).name) + "  8888 " +
-                                                       unitOf(c) + "/div"));
+            room = std::max(room, fm.horizontalAdvance(QString::fromStdString(m_info->channels.at(c).name) +
+                                                       " inv  8888 " + unitOf(c) + "/div"));
     const QMargins margins = m_rect->margins();
     const int left = room + LaneLabels::kGap + 4;
     if (margins.left() == left) return;
@@ -445,8 +456,8 @@ void TracePlot::scheduleRender()
         const double perDivision = unitsPerDivision(t.channel);
         const double scale = perDivision > 0 ? 1.0 / perDivision : ChannelScales::kLaneFill; // lanes per unit
         const double center = hasData ? (t.low + t.high) / 2 : 0.0;                          // DC removed per page
-        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center, scale,
-                                m_theme.typeColor(channelType(t.channel))});
+        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center,
+                                isInverted(t.channel) ? -scale : scale, m_theme.typeColor(channelType(t.channel))});
     }
     m_renders.start(0, [this, frame = m_frame, spec](const Job& job) mutable {
         if (!job.isCurrent()) return; // a newer render is queued

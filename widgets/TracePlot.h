@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -63,7 +64,11 @@ public:
     void setGain(double gain);                          // all channels; with a fixed sensitivity, divides it
     double gain() const { return m_scales.gain(); }
     void scaleChannel(std::size_t channel, double factor); // one channel's amplitude times `factor`
-    void autoScale();                                      // Auto, fitted to the data shown now
+    const std::map<std::size_t, double>& channelFactors() const { return m_scales.channelFactors(); }
+    // Polarity: an inverted channel is drawn upside down (its label says "inv").
+    void setInverted(std::size_t channel, bool inverted);
+    bool isInverted(std::size_t channel) const { return m_inverted.count(channel) > 0; }
+    void autoScale(); // Auto, fitted to the data shown now
     // Traces clipped to their lanes (the default: an artefact or an overview never paints over the neighbours), or
     // free to overlap them.
     void setClipToLanes(bool clip);
@@ -144,6 +149,7 @@ private:
     const GapBands* m_bands = nullptr;
     std::vector<core::Annotation> m_user;
     std::vector<core::ChannelType> m_types; // per channel of m_info
+    std::set<std::size_t> m_inverted;
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

@@ -7,10 +7,21 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWidget>
 #include <algorithm>
+
+namespace {
+
+// Every widget test starts from no settings: what a previous run remembered (a recording's channel view, say)
+// must not change what this one sees. Tests that name their application clear their own in initTestCase.
+void startWithoutSettings() { QSettings().clear(); }
+
+} // namespace
+
+Q_COREAPP_STARTUP_FUNCTION(startWithoutSettings)
 
 namespace lv::test {
 

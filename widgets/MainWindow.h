@@ -87,6 +87,9 @@ public:
     AnnotationDialog* addAnnotationAt(core::Uutc t, std::optional<std::size_t> channel = std::nullopt);
     AnnotationDialog* editAnnotation(int index);
     UserAnnotations* userAnnotations() const { return m_user; }
+    // File > Export Page as Image...: the page as shown (labels, scale bars, time axis) as PNG or PDF of `size`;
+    // pageExported follows.
+    void exportPage(const QString& path, QSize size);
     void setVisibleChannels(const std::vector<std::size_t>& channels);
     // Every channel's amplitude, as Sensitivity::parse reads it: "7 uV/mm" (the default), "70 uV/cm", "50 uV/div",
     // "50" (each channel's own unit per division) or "Auto". False when the text is none of them.
@@ -122,6 +125,7 @@ public:
     QStringList recentFiles() const;
 
 signals:
+    void pageExported(const QString& path, const QString& error); // error empty: written
     void recordingOpened();
     void openFailed(const QString& message);
     void viewSettled();     // the exact frame of the current view, at the current size, has been drawn

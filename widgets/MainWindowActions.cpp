@@ -15,11 +15,13 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
 #include <QSettings>
+#include <QStatusBar>
 #include <QToolBar>
 #include <QWindow>
 
@@ -92,6 +94,25 @@ void MainWindow::createActions()
     file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeRecording);
     file->addSeparator();
     file->addAction(tr("&Export/Convert..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportRecording);
+    QAction* page = new QAction(tr("Export Page as &Image..."), this);
+    page->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    connect(page, &QAction::triggered, this, [this] {
+        if (!m_interactive || !m_open) return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Page as Image"), m_openPath + ".png",
+                                                          tr("PNG image (*.png);;PDF (*.pdf)"));
+        if (path.isEmpty()) return;
+        bool ok = false;
+        const QString size = QInputDialog::getText(this, tr("Image Size"), tr("Width x height in pixels:"),
+                                                   QLineEdit::Normal, "1920x1080", &ok);
+        const QStringList wh = size.split('x');
+        if (ok && wh.size() == 2 && wh[0].toInt() >= 200 && wh[1].toInt() >= 150 && wh[0].toInt() <= 20000 &&
+            wh[1].toInt() <= 20000)
+            exportPage(path, QSize(wh[0].toInt(), wh[1].toInt()));
+    });
+    file->addAction(page);
+    connect(this, &MainWindow::pageExported, this, [this](const QString& path, const QString& error) {
+        statusBar()->showMessage(error.isEmpty() ? tr("page saved to %1").arg(path) : error, 15000);
+    });
     file->addAction(tr("&Merge..."), this, [this] { mergeRecordings(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -266,6 +287,11 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_screenFollowed || !windowHandle()) return;
     m_screenFollowed = true;
     connect(windowHandle(), &QWindow::screenChanged, this, [this] { applyCalibration(); });
+}
+
+void MainWindow::exportPage(const QString& path, QSize size)
+{
+    m_plot->exportPage(path, size, [this, path](const QString& error) { emit pageExported(path, error); });
 }
 
 } // namespace lv::widgets

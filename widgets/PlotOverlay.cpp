@@ -139,7 +139,31 @@ void PlotOverlay::drawOver(QCPPainter* painter)
         painter->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
     }
     if (!m_note.isEmpty()) drawNote(painter);
+    drawScaleBars(painter);
     painter->restore();
+}
+
+void PlotOverlay::drawScaleBars(QCPPainter* painter)
+{
+    const QRect area = m_rect->rect();
+    const double laneHeight = static_cast<double>(area.height()) / std::max(m_lanes, 1);
+    const double width =
+        m_bars.seconds > 0 ? px(m_rect->axis(QCPAxis::atBottom)->range().lower + m_bars.seconds) - area.left() : 0.0;
+    if (m_bars.amplitude.isEmpty() && width <= 0) return;
+    const QFontMetrics fm(painter->font());
+    const QPointF corner(area.right() - 12 - fm.horizontalAdvance(m_bars.amplitude), area.bottom() - fm.height() - 6);
+    painter->setClipping(false);
+    painter->setPen(QPen(m_theme.text, 2));
+    if (width > 0) { // the time bar ends at the corner, its length under it
+        painter->drawLine(QPointF(corner.x() - width, corner.y()), corner);
+        painter->drawText(QRectF(corner.x() - width, corner.y() + 2, width, fm.height()), Qt::AlignCenter,
+                          QString("%1 s").arg(m_bars.seconds));
+    }
+    if (!m_bars.amplitude.isEmpty() && laneHeight >= 8) { // one division up from the corner, its value beside it
+        painter->drawLine(corner, QPointF(corner.x(), corner.y() - laneHeight));
+        painter->drawText(QRectF(corner.x() + 4, corner.y() - laneHeight, area.right() - corner.x(), laneHeight),
+                          Qt::AlignLeft | Qt::AlignVCenter, m_bars.amplitude);
+    }
 }
 
 TraceLayer::TraceLayer(QCustomPlot* plot, QCPAxisRect* rect) : QCPLayerable(plot), m_rect(rect) {}

@@ -16,6 +16,13 @@ struct OverlayBand {
     bool damaged = false; // a damaged block (failed its CRC): no data shown there
 };
 
+// Scale bars in the data area's lower right corner: one division (a lane's height) labelled with what it means,
+// and a round length of time.
+struct ScaleBars {
+    QString amplitude;  // "70 uV" for one division; empty: no vertical bar (Auto, mixed scales)
+    double seconds = 0; // the horizontal bar's length; 0: none
+};
+
 struct OverlayMarker {
     double x = 0;
     double duration = 0; // seconds; > 0 is drawn as a span
@@ -36,6 +43,8 @@ public:
     void setMarkers(std::vector<OverlayMarker> markers) { m_markers = std::move(markers); }
     void setCursors(std::vector<double> xs) { m_cursors = std::move(xs); }
     void setNote(const QString& note) { m_note = note; } // boxed in the plot's centre, over everything (Over part)
+    void setScaleBars(ScaleBars bars) { m_bars = std::move(bars); } // Over part
+    const ScaleBars& scaleBars() const { return m_bars; }
     const QString& note() const { return m_note; }
     const std::vector<OverlayBand>& bands() const { return m_bands; }
     const std::vector<OverlayMarker>& markers() const { return m_markers; }
@@ -54,6 +63,7 @@ private:
     void drawUnder(QCPPainter* painter);
     void drawOver(QCPPainter* painter);
     void drawNote(QCPPainter* painter);
+    void drawScaleBars(QCPPainter* painter);
 
     QCPAxisRect* m_rect;
     Part m_part;
@@ -63,6 +73,7 @@ private:
     std::vector<OverlayMarker> m_markers;
     std::vector<double> m_cursors;
     QString m_note;
+    ScaleBars m_bars;
     int m_labelled = 0;
 };
 

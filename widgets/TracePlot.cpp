@@ -59,6 +59,7 @@ TracePlot::TracePlot(QWidget* parent)
     connect(m_plot, &QCustomPlot::mousePress, this, &TracePlot::onMousePress);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &TracePlot::onDoubleClick);
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (m_exporting) return; // laid out at the export's size for a moment
         if (m_traces->image().isNull() || m_traces->image().size() != dataPixels()) scheduleRender();
         if (m_rect->height() != m_labelledHeight) updateAxes(); // a lower plot may label fewer lanes
         emitColumnsIfChanged();
@@ -327,6 +328,7 @@ void TracePlot::updateAxes()
     ticker->clear();
     const int rectHeight = m_rect->height() > 10 ? m_rect->height() : std::max(height() - 80, 100);
     m_labelledHeight = m_rect->height();
+    updateScaleBars();
     const double laneHeight = rectHeight / lanes;
     // Labels in the UI's font, never smaller: where lanes are lower than a line, every so many lanes is labelled
     // (View > Channels per Screen gives each its label).

@@ -6,6 +6,7 @@
 #include "ChannelScales.h"
 #include "GapBands.h"
 #include "JobTracker.h"
+#include "PlotOverlay.h"
 #include "Theme.h"
 #include "TimeMode.h"
 #include "TraceFrame.h"
@@ -16,6 +17,7 @@
 #include <QSharedPointer>
 #include <QThreadPool>
 #include <QWidget>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -100,7 +102,11 @@ public:
     QString laneLabel(std::size_t lane) const;
     std::vector<int> labelledLanes() const; // the lanes whose label is drawn (every lane when there is room)
     QFont labelFont() const;
-    QString note() const; // written across an empty plot ("no signals: 154 annotations"), or empty
+    QString note() const;        // written across an empty plot ("no signals: 154 annotations"), or empty
+    ScaleBars scaleBars() const; // drawn in the data area's corner: one division's value and a length of time
+    // The page as a picture of `size` (logical pixels): PNG or PDF by the extension, written on a worker thread;
+    // done(error) follows on this thread (empty: written).
+    void exportPage(const QString& path, QSize size, std::function<void(QString error)> done);
 
     void replotNow();                // a synchronous replot (benchmarks)
     static QString libraryVersion(); // QCustomPlot's
@@ -132,6 +138,7 @@ private:
     void onMousePress(QMouseEvent* event);
     void onDoubleClick(QMouseEvent* event);
     void updateReadout();
+    void updateScaleBars();
     void leaveEvent(QEvent* event) override;
     double valueAt(std::size_t channel, double x) const; // physical value nearest x in the frame, or NaN
     QString unitOf(std::size_t channel) const;
@@ -160,6 +167,7 @@ private:
     std::optional<QPointF> m_mouse; // over the plot, in the plot's coordinates
     std::size_t m_lastColumns = 0;
     int m_labelledHeight = 0; // the data area's height the lane labels were laid out for
+    bool m_exporting = false; // exportPage is painting the plot at another size
     TimeMode m_timeMode;
     quint64 m_pendingDrawn = 0;
     bool m_pendingExact = false;

@@ -6,7 +6,9 @@
 #include "TracePlot.h"
 #include "WidgetTestSupport.h"
 
+#include <QFile>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -77,6 +79,56 @@ private slots:
                  qPrintable(QString("%1 of %2 columns mirrored").arg(mirrored).arg(drawn)));
         QCOMPARE(columnSpans(after, 0, 4), columnSpans(before, 0, 4)); // the others as they were
         w.setInverted(1, false);
+        w.close();
+    }
+
+    // Scale bars say what a division and a length of the page are; the page exports as PNG and PDF of a chosen
+    // size with them.
+    void scaleBarsAndThePageAsAPicture()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, m_session));
+        w.setPageLength(10'000'000);
+        QVERIFY(lv::test::waitSettled(w));
+        lv::widgets::TracePlot* plot = w.plot();
+        QCOMPARE(plot->scaleBars().seconds, 1.0);
+        const double perDivision = plot->unitsPerDivision(0);
+        QVERIFY(perDivision > 0);
+        QCOMPARE(plot->scaleBars().amplitude,
+                 QString("%1 uV").arg(perDivision >= 100 ? QString::number(perDivision, 'f', 0)
+                                                         : QString::number(perDivision, 'g', 3)));
+        w.setPageLength(3'600'000'000); // the whole 3 min: a round bar near an eighth of it
+        QCOMPARE(plot->scaleBars().seconds, 10.0);
+        QVERIFY(w.setAmplitudeText("Auto"));
+        QVERIFY(plot->scaleBars().amplitude.isEmpty()); // each channel its own scale: no common bar
+        QVERIFY(w.setAmplitudeText("7 uV/mm"));
+        w.setPageLength(10'000'000);
+        QVERIFY(lv::test::waitSettled(w));
+        QSignalSpy exported(&w, &MainWindow::pageExported);
+        w.exportPage(m_dir.path() + "/page.png", QSize(1600, 900));
+        QTRY_COMPARE(exported.count(), 1);
+        QCOMPARE(exported.last().at(1).toString(), QString());
+        const QImage png(m_dir.path() + "/page.png");
+        QCOMPARE(png.size(), QSize(1600, 900));
+        int dark = 0; // traces, labels and bars drawn, not a blank page
+        for (int y = 0; y < png.height(); y += 3)
+            for (int x = 0; x < png.width(); x += 3) dark += qGray(png.pixel(x, y)) < 128;
+        QVERIFY2(dark > 2000, qPrintable(QString::number(dark)));
+        lv::test::saveShot(w, "page-on-screen.png");
+        if (!qEnvironmentVariableIsEmpty("LONGVIEW_SHOT_DIR"))
+            QVERIFY(png.save(qEnvironmentVariable("LONGVIEW_SHOT_DIR") + "/page-exported.png"));
+        w.exportPage(m_dir.path() + "/page.pdf", QSize(1600, 900));
+        QTRY_COMPARE(exported.count(), 2);
+        QFile pdf(m_dir.path() + "/page.pdf");
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+        QVERIFY(pdf.size() > 10000);
+        w.exportPage(m_dir.path() + "/no/such/folder/page.png", QSize(800, 600));
+        QTRY_COMPARE(exported.count(), 3);
+        QCOMPARE(exported.last().at(1).toString(), m_dir.path() + "/no/such/folder/page.png: cannot be written");
         w.close();
     }
 

@@ -31,8 +31,10 @@ void MainWindow::createAnnotationActions()
     });
     add->setObjectName("addAnnotationAction");
     edit->addAction(tr("&Edit Annotation..."), this, [this] { editAnnotation(m_annotations->selectedUserIndex()); });
-    edit->addAction(tr("&Delete Annotation"), this,
-                    [this] { m_user->remove(static_cast<std::size_t>(m_annotations->selectedUserIndex())); });
+    edit->addAction(tr("&Delete Annotation"), this, [this] {
+        if (const int index = m_annotations->selectedUserIndex(); index >= 0)
+            m_user->remove(static_cast<std::size_t>(index));
+    });
     menuBar()->insertMenu(menuBar()->actions().value(1), edit); // after File
     edit->addSeparator();
     edit->addAction(tr("&Import Annotations..."), this, [this] {

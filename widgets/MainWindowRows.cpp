@@ -103,8 +103,7 @@ void MainWindow::saveRecordingView()
     QStringList shown, inverted;
     for (std::size_t c : m_rows.shown()) shown << name(c);
     QVariantMap factors;
-    for (std::size_t c = 0; c < info->channels.size(); ++c)
-        if (m_plot->isInverted(c)) inverted << name(c);
+    for (std::size_t c : m_plot->invertedChannels()) inverted << name(c);
     for (const auto& [c, factor] : m_plot->channelFactors())
         if (factor != 1.0) factors[name(c)] = factor;
     remember(recordingKey() + "/view", QVariantMap{{"shown", shown}, {"inverted", inverted}, {"factors", factors}});

@@ -70,6 +70,7 @@ public:
     // Polarity: an inverted channel is drawn upside down (its label says "inv").
     void setInverted(std::size_t channel, bool inverted);
     bool isInverted(std::size_t channel) const { return m_inverted.count(channel) > 0; }
+    const std::set<std::size_t>& invertedChannels() const { return m_inverted; }
     void autoScale(); // Auto, fitted to the data shown now
     // Traces clipped to their lanes (the default: an artefact or an overview never paints over the neighbours), or
     // free to overlap them.

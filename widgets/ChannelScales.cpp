@@ -13,11 +13,21 @@ void ChannelScales::setSensitivity(const Sensitivity& s)
     if (s.isAuto()) m_channelFit.clear();
 }
 
+void ChannelScales::setTypeSensitivity(core::ChannelType type, const Sensitivity& s)
+{
+    if (s.isAuto())
+        m_typeSensitivity.erase(type);
+    else
+        m_typeSensitivity[type] = s;
+}
+
 void ChannelScales::setGain(double gain)
 {
     gain = std::clamp(gain, 1e-3, 1e3);
-    if (!m_sensitivity.isAuto()) { // a fixed sensitivity stays a plain value
-        m_sensitivity.value = std::clamp(m_sensitivity.value * m_gain / gain, 1e-12, 1e12);
+    if (!m_sensitivity.isAuto()) { // a fixed sensitivity stays a plain value; the types' keep their ratio to it
+        const double factor = std::clamp(m_sensitivity.value * m_gain / gain, 1e-12, 1e12) / m_sensitivity.value;
+        m_sensitivity.value *= factor;
+        for (auto& [type, s] : m_typeSensitivity) s.value = std::clamp(s.value * factor, 1e-12, 1e12);
         gain = 1.0;
     }
     m_gain = gain;
@@ -42,7 +52,7 @@ void ChannelScales::forgetRecording()
     m_unitFit.clear();
 }
 
-void ChannelScales::fit(const TraceFrame& frame, const std::function<std::string(std::size_t)>& unitOf)
+void ChannelScales::fit(const TraceFrame& frame, const std::function<Kind(std::size_t)>& kindOf)
 {
     std::map<std::string, double> widest;
     for (const ChannelTrace& t : frame.traces) {
@@ -50,8 +60,8 @@ void ChannelScales::fit(const TraceFrame& frame, const std::function<std::string
         const double half = (t.high - t.low) / 2;
         Fit& own = m_channelFit[t.channel];
         if (frame.exact || !own.exact) own = {half, frame.exact}; // Auto follows every exact page
-        const std::string unit = unitOf(t.channel);
-        if (!isCommon(unit)) widest[unit] = std::max(widest[unit], half);
+        const Kind kind = kindOf(t.channel);
+        if (!fixedFor(kind)) widest[kind.unit] = std::max(widest[kind.unit], half);
     }
     for (const auto& [unit, half] : widest) {
         Fit& shared = m_unitFit[unit];
@@ -59,16 +69,17 @@ void ChannelScales::fit(const TraceFrame& frame, const std::function<std::string
     }
 }
 
-double ChannelScales::unitsPerDivision(std::size_t channel, const std::string& unit, double divisionMm) const
+double ChannelScales::unitsPerDivision(std::size_t channel, const Kind& kind, double divisionMm) const
 {
-    double base = m_sensitivity.unitsPerDivision(unit, divisionMm);
-    if (!(base > 0)) {
+    const Sensitivity* fixed = fixedFor(kind);
+    double base = fixed ? fixed->unitsPerDivision(kind.unit, divisionMm) : 0.0;
+    if (!fixed) {
         const Fit* fit = nullptr;
         if (m_sensitivity.isAuto()) {
             const auto it = m_channelFit.find(channel);
             fit = it == m_channelFit.end() ? nullptr : &it->second;
         } else {
-            const auto it = m_unitFit.find(unit);
+            const auto it = m_unitFit.find(kind.unit);
             fit = it == m_unitFit.end() ? nullptr : &it->second;
         }
         if (!fit || !(fit->half > 0)) return 0.0;
@@ -78,9 +89,12 @@ double ChannelScales::unitsPerDivision(std::size_t channel, const std::string& u
     return base / (m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second));
 }
 
-bool ChannelScales::isCommon(const std::string& unit) const
+const Sensitivity* ChannelScales::fixedFor(const Kind& kind) const
 {
-    return !m_sensitivity.isAuto() && m_sensitivity.unitsPerDivision(unit, 1.0) > 0;
+    if (m_sensitivity.isAuto()) return nullptr;
+    const auto own = m_typeSensitivity.find(kind.type);
+    if (own != m_typeSensitivity.end() && own->second.unitsPerDivision(kind.unit, 1.0) > 0) return &own->second;
+    return m_sensitivity.unitsPerDivision(kind.unit, 1.0) > 0 ? &m_sensitivity : nullptr;
 }
 
 } // namespace lv::widgets

@@ -1,9 +1,11 @@
-// What one division (a lane's height) means for each channel: the common sensitivity of its unit, or (Auto) its own
-// fit to the page, times the gains.
+// What one division (a lane's height) means for each channel: its type's sensitivity, else the common one of its
+// unit, or (Auto) its own fit to the page, times the gains.
 #pragma once
 
 #include "Sensitivity.h"
 #include "TraceFrame.h"
+
+#include "core/ChannelType.h"
 
 #include <functional>
 #include <map>
@@ -17,6 +19,10 @@ public:
 
     const Sensitivity& sensitivity() const { return m_sensitivity; }
     void setSensitivity(const Sensitivity& s); // gains reset; Auto forgets the fits
+    // A type's own sensitivity (EOG at 20 uV/mm beside EEG at 7 uV/mm), used for channels of that type whose unit it
+    // converts to while the common one is not Auto; Auto (the default) removes it. Kept across recordings.
+    void setTypeSensitivity(core::ChannelType type, const Sensitivity& s);
+    const std::map<core::ChannelType, Sensitivity>& typeSensitivities() const { return m_typeSensitivity; }
     double gain() const { return m_gain; }
     void setGain(double gain); // all channels; a fixed sensitivity takes it into its value (gain stays 1)
     void scaleChannel(std::size_t channel, double factor);
@@ -27,12 +33,17 @@ public:
     // Fits from a frame's robust extents. Auto: each channel from every exact frame (the page shown; a coarse frame
     // only while it has none). A common sensitivity: units it does not convert to (e.g. degC beside uV) share one
     // fit, the widest half-range of their channels on the first exact frame, kept while the pages change.
-    void fit(const TraceFrame& frame, const std::function<std::string(std::size_t)>& unitOf);
+    struct Kind {
+        std::string unit;
+        core::ChannelType type = core::ChannelType::Other;
+    };
+    void fit(const TraceFrame& frame, const std::function<Kind(std::size_t)>& kindOf);
 
     // The channel's value per division of `divisionMm` millimetres; 0: not known yet.
-    double unitsPerDivision(std::size_t channel, const std::string& unit, double divisionMm) const;
-    // Whether the channel shows the common sensitivity (not a fit): its label can say "uV/mm".
-    bool isCommon(const std::string& unit) const;
+    double unitsPerDivision(std::size_t channel, const Kind& kind, double divisionMm) const;
+    // The fixed sensitivity a channel of this kind shows (its type's or the common one), or nothing (a fit): its
+    // label can say "uV/mm".
+    const Sensitivity* fixedFor(const Kind& kind) const;
 
 private:
     struct Fit {
@@ -42,6 +53,7 @@ private:
 
     Sensitivity m_sensitivity{7.0, Sensitivity::Per::Millimetre, "uV"};
     double m_gain = 1.0;
+    std::map<core::ChannelType, Sensitivity> m_typeSensitivity;
     std::map<std::size_t, double> m_channelGain;
     std::map<std::size_t, Fit> m_channelFit; // Auto
     std::map<std::string, Fit> m_unitFit;    // common sensitivity, units it does not convert to

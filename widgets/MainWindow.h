@@ -38,6 +38,7 @@ class OverviewStrip;
 class SessionBrowser;
 class TraceLoader;
 class TracePlot;
+class TypeSensitivityDialog;
 class UserAnnotations;
 
 // How the window first shows a recording (the GUI's command line).
@@ -120,6 +121,12 @@ public:
     // Polarity (Session dock: context menu > Invert Polarity). The shown channels in their order, the inverted
     // ones and each channel's own amplitude factor are remembered for the recording and restored on reopening.
     void setInverted(std::size_t channel, bool inverted);
+    // Offset (Session dock: context menu > Offset...): the trace drawn this much above its lane's centre, in the
+    // channel's unit; remembered with the rest of the recording's view.
+    void setChannelOffset(std::size_t channel, double offset);
+    // View > Sensitivity by Channel Type...: a dialog, shown; accepted, each type's sensitivity is applied and
+    // remembered for every recording.
+    TypeSensitivityDialog* editTypeSensitivities();
     bool isSettled() const { return m_settled; }
     QString themeName() const { return m_theme.name; }
     QStringList recentFiles() const;
@@ -167,8 +174,9 @@ private:
     void updateRowBar();          // the scroll bar's range and place from m_rows
     QString recordingKey() const; // "recordings/<hash of the open recording's path and start>"
     void applyChannelTypes();     // the remembered types of the open recording, onto the plot and the browser
-    void saveRecordingView();     // the shown channels, inversions and channel factors, remembered
-    void restoreRecordingView();  // and put back after an open
+    void askChannelOffset(const std::vector<std::size_t>& channels);
+    void saveRecordingView();    // the shown channels, inversions, channel factors and offsets, remembered
+    void restoreRecordingView(); // and put back after an open
     void closeRecording();
     void exportRecording();
     void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog

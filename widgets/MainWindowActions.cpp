@@ -158,6 +158,7 @@ void MainWindow::createActions()
                     [this] { m_plot->setGain(m_plot->gain() * 1.25); });
     view->addAction(tr("Amplitude &Down"), QKeySequence(Qt::Key_Down), this,
                     [this] { m_plot->setGain(m_plot->gain() / 1.25); });
+    view->addAction(tr("Sensitivity by Channel &Type..."), this, &MainWindow::editTypeSensitivities);
     QAction* clip = view->addAction(tr("&Clip Traces to Their Lanes"));
     clip->setObjectName("clipAction");
     clip->setCheckable(true);

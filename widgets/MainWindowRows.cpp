@@ -1,15 +1,17 @@
-// Channels per screen and vertical scrolling through the shown channels (the menu, keys, scroll bar and wheel), and
-// the channels' types, remembered per recording.
+// Channels per screen and vertical scrolling through the shown channels (the menu, keys, scroll bar and wheel); the
+// channels' types, polarity, offsets and amplitude factors, remembered per recording; sensitivities by type.
 #include "MainWindow.h"
 
 #include "SessionBrowser.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "TypeSensitivityDialog.h"
 
 #include <QActionGroup>
 #include <QApplication>
 #include <QCryptographicHash>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenu>
 #include <QScrollBar>
 #include <QSignalBlocker>
@@ -46,7 +48,13 @@ void MainWindow::createRowActions(QMenu* view)
     connect(m_browser, &SessionBrowser::invertRequested, this, [this](const std::vector<std::size_t>& channels) {
         for (std::size_t c : channels) setInverted(c, !m_plot->isInverted(c));
     });
+    connect(m_browser, &SessionBrowser::offsetRequested, this, &MainWindow::askChannelOffset);
     connect(m_plot, &TracePlot::scaleChanged, this, &MainWindow::saveRecordingView); // a channel's own factor
+    const QVariantMap byType = setting("view/typeSensitivity", QVariantMap()).toMap();
+    for (core::ChannelType t : core::kChannelTypes)
+        if (const auto s =
+                Sensitivity::parse(byType.value(QString::fromUtf8(core::channelTypeName(t).data())).toString()))
+            m_plot->setTypeSensitivity(t, *s);
     connect(m_browser, &SessionBrowser::channelTypeChosen, this,
             [this](const std::vector<std::size_t>& channels, core::ChannelType type) {
                 for (std::size_t c : channels) setChannelType(c, type);
@@ -102,11 +110,13 @@ void MainWindow::saveRecordingView()
     const auto name = [info](std::size_t c) { return QString::fromStdString(info->channels.at(c).name); };
     QStringList shown, inverted;
     for (std::size_t c : m_rows.shown()) shown << name(c);
-    QVariantMap factors;
+    QVariantMap factors, offsets;
     for (std::size_t c : m_plot->invertedChannels()) inverted << name(c);
     for (const auto& [c, factor] : m_plot->channelFactors())
         if (factor != 1.0) factors[name(c)] = factor;
-    remember(recordingKey() + "/view", QVariantMap{{"shown", shown}, {"inverted", inverted}, {"factors", factors}});
+    for (const auto& [c, offset] : m_plot->channelOffsets()) offsets[name(c)] = offset;
+    remember(recordingKey() + "/view",
+             QVariantMap{{"shown", shown}, {"inverted", inverted}, {"factors", factors}, {"offsets", offsets}});
 }
 
 void MainWindow::restoreRecordingView()
@@ -128,6 +138,49 @@ void MainWindow::restoreRecordingView()
     for (auto it = factors.begin(); it != factors.end(); ++it)
         if (const int c = index(it.key()); c >= 0)
             m_plot->scaleChannel(static_cast<std::size_t>(c), it.value().toDouble());
+    const QVariantMap offsets = view["offsets"].toMap();
+    for (auto it = offsets.begin(); it != offsets.end(); ++it)
+        if (const int c = index(it.key()); c >= 0)
+            m_plot->setChannelOffset(static_cast<std::size_t>(c), it.value().toDouble());
+}
+
+void MainWindow::setChannelOffset(std::size_t channel, double offset)
+{
+    m_plot->setChannelOffset(channel, offset);
+    saveRecordingView();
+}
+
+// The Session dock's Offset...: one value for the channels, in the unit of the first.
+void MainWindow::askChannelOffset(const std::vector<std::size_t>& channels)
+{
+    const core::RecordingInfo* info = m_loader->info();
+    if (!m_interactive || !m_open || !info || channels.empty()) return;
+    const std::size_t first = channels.front();
+    bool ok = false;
+    const double offset = QInputDialog::getDouble(this, tr("Channel Offset"),
+                                                  tr("Draw %1 this much above its lane's centre (%2; 0: centred):")
+                                                      .arg(QString::fromStdString(info->channels.at(first).name),
+                                                           QString::fromStdString(info->channels.at(first).unit)),
+                                                  m_plot->channelOffset(first), -1e9, 1e9, 3, &ok);
+    if (!ok) return;
+    for (std::size_t c : channels) setChannelOffset(c, offset);
+}
+
+// View > Sensitivity by Channel Type...: shown (not run); accepted, applied and remembered for every recording.
+TypeSensitivityDialog* MainWindow::editTypeSensitivities()
+{
+    auto* dialog = new TypeSensitivityDialog(m_plot->typeSensitivities(), m_plot->sensitivity(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        QVariantMap byType;
+        for (const auto& [type, s] : dialog->result()) {
+            m_plot->setTypeSensitivity(type, s);
+            if (!s.isAuto()) byType[QString::fromUtf8(core::channelTypeName(type).data())] = s.text();
+        }
+        remember("view/typeSensitivity", byType);
+    });
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::setRowsPerScreen(int rows)

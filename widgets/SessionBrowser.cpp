@@ -205,6 +205,7 @@ void SessionBrowser::showMenu(const QPoint& at)
             channels.push_back(static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong()));
     QMenu menu(this);
     menu.addAction(tr("&Invert Polarity"), this, [this, channels] { emit invertRequested(channels); });
+    menu.addAction(tr("&Offset..."), this, [this, channels] { emit offsetRequested(channels); });
     QMenu* types = menu.addMenu(tr("Channel &Type"));
     for (core::ChannelType t : core::kChannelTypes)
         types->addAction(QString::fromUtf8(core::channelTypeName(t).data()), this,

@@ -34,6 +34,7 @@ signals:
     // The context menu's Channel Type: for the channel clicked, or every selected one when it is among them.
     void channelTypeChosen(const std::vector<std::size_t>& channels, lv::core::ChannelType type);
     void invertRequested(const std::vector<std::size_t>& channels); // the context menu's Invert Polarity
+    void offsetRequested(const std::vector<std::size_t>& channels); // the context menu's Offset...
 
 private:
     void showProperties(QTreeWidgetItem* item);

@@ -103,6 +103,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_user.clear();
     m_types.clear();
     m_inverted.clear();
+    m_offsets.clear();
     if (info)
         for (const core::ChannelInfo& c : info->channels) m_types.push_back(core::guessChannelType(c));
     m_bands = bands;
@@ -146,7 +147,7 @@ void TracePlot::setView(core::TimeRange range, const std::vector<std::size_t>& c
 void TracePlot::showFrame(FramePtr frame)
 {
     m_frame = std::move(frame);
-    m_scales.fit(*m_frame, [this](std::size_t c) { return unitOf(c).toStdString(); });
+    m_scales.fit(*m_frame, [this](std::size_t c) { return kindOf(c); });
     scheduleRender(); // replots when the image is ready
     updateAxes();     // amplitude labels follow a first auto-scale
     updateBands();
@@ -193,7 +194,7 @@ void TracePlot::amplitudeChanged()
 void TracePlot::setSensitivity(const Sensitivity& s)
 {
     m_scales.setSensitivity(s);
-    if (m_frame) m_scales.fit(*m_frame, [this](std::size_t c) { return unitOf(c).toStdString(); });
+    if (m_frame) m_scales.fit(*m_frame, [this](std::size_t c) { return kindOf(c); });
     amplitudeChanged();
 }
 
@@ -205,7 +206,7 @@ void TracePlot::setUnitsPerDivision(double units)
 
 double TracePlot::unitsPerDivision(std::size_t channel) const
 {
-    return m_scales.unitsPerDivision(channel, unitOf(channel).toStdString(), divisionMillimetres());
+    return m_scales.unitsPerDivision(channel, kindOf(channel), divisionMillimetres());
 }
 
 void TracePlot::setGain(double gain)
@@ -217,16 +218,6 @@ void TracePlot::setGain(double gain)
 void TracePlot::scaleChannel(std::size_t channel, double factor)
 {
     m_scales.scaleChannel(channel, factor);
-    amplitudeChanged();
-}
-
-void TracePlot::setInverted(std::size_t channel, bool inverted)
-{
-    if (isInverted(channel) == inverted) return;
-    if (inverted)
-        m_inverted.insert(channel);
-    else
-        m_inverted.erase(channel);
     amplitudeChanged();
 }
 
@@ -278,11 +269,6 @@ void TracePlot::updateLanes()
     m_over->setLaneCount(static_cast<int>(std::max<std::size_t>(m_channels.size(), 1)));
 }
 
-QString TracePlot::unitOf(std::size_t channel) const
-{
-    return m_info ? QString::fromStdString(m_info->channels.at(channel).unit) : QString();
-}
-
 std::vector<int> TracePlot::labelledLanes() const
 {
     std::vector<int> lanes;
@@ -298,8 +284,8 @@ QString TracePlot::laneLabel(std::size_t lane) const
     const std::size_t c = m_channels[lane];
     QString label = QString::fromStdString(m_info->channels.at(c).name) + (isInverted(c) ? " inv" : "");
     if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
-        const bool perMm =
-            sensitivity().per == Sensitivity::Per::Millimetre && m_scales.isCommon(unitOf(c).toStdString());
+        const Sensitivity* fixed = m_scales.fixedFor(kindOf(c));
+        const bool perMm = fixed && fixed->per == Sensitivity::Per::Millimetre;
         const double v = perMm ? perDivision / divisionMillimetres() : perDivision;
         const QString amplitude = v >= 100 ? QString::number(v, 'f', 0) : QString::number(v, 'g', 3);
         label += QString("  %1 %2/%3").arg(amplitude, unitOf(c), perMm ? "mm" : "div");
@@ -381,18 +367,6 @@ void TracePlot::updateBands()
     m_under->setBands(std::move(bands));
 }
 
-void TracePlot::setChannelType(std::size_t channel, core::ChannelType type)
-{
-    if (channel >= m_types.size() || m_types[channel] == type) return;
-    m_types[channel] = type;
-    scheduleRender();
-}
-
-core::ChannelType TracePlot::channelType(std::size_t channel) const
-{
-    return channel < m_types.size() ? m_types[channel] : core::ChannelType::Other;
-}
-
 void TracePlot::setUserAnnotations(std::vector<core::Annotation> user)
 {
     m_user = std::move(user);
@@ -454,12 +428,11 @@ void TracePlot::scheduleRender()
     for (const ChannelTrace& t : m_frame->traces) {
         const auto it = std::find(m_channels.begin(), m_channels.end(), t.channel);
         if (it == m_channels.end()) continue;
-        const bool hasData = t.high >= t.low;
         const double perDivision = unitsPerDivision(t.channel);
         const double scale = perDivision > 0 ? 1.0 / perDivision : ChannelScales::kLaneFill; // lanes per unit
-        const double center = hasData ? (t.low + t.high) / 2 : 0.0;                          // DC removed per page
-        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()), center,
-                                isInverted(t.channel) ? -scale : scale, m_theme.typeColor(channelType(t.channel))});
+        spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()),
+                                laneCenter(t.channel, t.low, t.high), isInverted(t.channel) ? -scale : scale,
+                                m_theme.typeColor(channelType(t.channel))});
     }
     m_renders.start(0, [this, frame = m_frame, spec](const Job& job) mutable {
         if (!job.isCurrent()) return; // a newer render is queued

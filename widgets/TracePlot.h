@@ -71,6 +71,13 @@ public:
     void setInverted(std::size_t channel, bool inverted);
     bool isInverted(std::size_t channel) const { return m_inverted.count(channel) > 0; }
     const std::set<std::size_t>& invertedChannels() const { return m_inverted; }
+    // A type's own sensitivity over the common one (Auto: none); see ChannelScales::setTypeSensitivity.
+    void setTypeSensitivity(core::ChannelType type, const Sensitivity& s);
+    const std::map<core::ChannelType, Sensitivity>& typeSensitivities() const { return m_scales.typeSensitivities(); }
+    // Offset: the trace drawn this much (in the channel's unit) above its lane's centre (0: centred).
+    void setChannelOffset(std::size_t channel, double offset);
+    double channelOffset(std::size_t channel) const;
+    const std::map<std::size_t, double>& channelOffsets() const { return m_offsets; }
     void autoScale(); // Auto, fitted to the data shown now
     // Traces clipped to their lanes (the default: an artefact or an overview never paints over the neighbours), or
     // free to overlap them.
@@ -143,7 +150,9 @@ private:
     void leaveEvent(QEvent* event) override;
     double valueAt(std::size_t channel, double x) const; // physical value nearest x in the frame, or NaN
     QString unitOf(std::size_t channel) const;
-    void amplitudeChanged(); // re-render, relabel, replot, tell
+    ChannelScales::Kind kindOf(std::size_t channel) const;
+    double laneCenter(std::size_t channel, double low, double high) const; // the value drawn at the lane's centre
+    void amplitudeChanged();                                               // re-render, relabel, replot, tell
 
     QCustomPlot* m_plot;
     QCPAxisRect* m_rect;
@@ -158,6 +167,7 @@ private:
     std::vector<core::Annotation> m_user;
     std::vector<core::ChannelType> m_types; // per channel of m_info
     std::set<std::size_t> m_inverted;
+    std::map<std::size_t, double> m_offsets;
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

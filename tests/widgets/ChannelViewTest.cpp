@@ -1,12 +1,16 @@
 // A recording's channel view: polarity inverted from the Session dock (the lane drawn mirrored, its label saying
-// "inv"), and the shown channels in their order, the inversions and each channel's own amplitude factor
-// remembered for that recording and restored when it is opened again.
+// "inv"), a channel's offset (the lane drawn shifted), a type's own sensitivity (the dialog, remembered), and the
+// shown channels in their order, the inversions, offsets and each channel's own amplitude factor remembered for that
+// recording and restored when it is opened again.
 #include "MainWindow.h"
 #include "SessionBrowser.h"
 #include "TracePlot.h"
+#include "TypeSensitivityDialog.h"
 #include "WidgetTestSupport.h"
 
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -30,6 +34,17 @@ std::vector<std::pair<int, int>> columnSpans(const QImage& image, int lane, int 
                 s.second = y;
             }
     return spans;
+}
+
+// The median over columns drawn in both of how many rows `b`'s top edge lies above `a`'s.
+int medianRise(const std::vector<std::pair<int, int>>& a, const std::vector<std::pair<int, int>>& b)
+{
+    std::vector<int> rises;
+    for (std::size_t x = 0; x < a.size(); ++x)
+        if (a[x].first >= 0 && b[x].first >= 0) rises.push_back(a[x].first - b[x].first);
+    if (rises.empty()) return -1000;
+    std::nth_element(rises.begin(), rises.begin() + static_cast<std::ptrdiff_t>(rises.size() / 2), rises.end());
+    return rises[rises.size() / 2];
 }
 
 } // namespace
@@ -80,6 +95,87 @@ private slots:
         QCOMPARE(columnSpans(after, 0, 4), columnSpans(before, 0, 4)); // the others as they were
         w.setInverted(1, false);
         w.close();
+    }
+
+    // An offset draws the trace that much above its lane's centre: a quarter of a division, a quarter lane up.
+    void anOffsetShiftsTheTraceInItsLane()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, m_session));
+        w.setPageLength(2'000'000);
+        QVERIFY(lv::test::waitSettled(w));
+        QTRY_VERIFY(w.plot()->hasTraceImage());
+        const QImage before = w.plot()->traceImage();
+        const double perDivision = w.plot()->unitsPerDivision(2);
+        QVERIFY(perDivision > 0);
+        w.setChannelOffset(2, perDivision / 4);
+        QCOMPARE(w.plot()->channelOffset(2), perDivision / 4);
+        QTRY_VERIFY(w.plot()->traceImage() != before);
+        const QImage after = w.plot()->traceImage();
+        const int quarterLane = before.height() / 16;
+        const int rise = medianRise(columnSpans(before, 2, 4), columnSpans(after, 2, 4));
+        QVERIFY2(std::abs(rise - quarterLane) <= 1, qPrintable(QString("%1 rows, not %2").arg(rise).arg(quarterLane)));
+        QCOMPARE(columnSpans(after, 1, 4), columnSpans(before, 1, 4)); // the others as they were
+        w.setInverted(2, true); // still up: the offset is on screen, not in the signal
+        QTRY_VERIFY(w.plot()->traceImage() != after);
+        const QImage inverted = w.plot()->traceImage();
+        w.setChannelOffset(2, 0);
+        QTRY_VERIFY(w.plot()->traceImage() != inverted);
+        const int invertedRise = medianRise(columnSpans(w.plot()->traceImage(), 2, 4), columnSpans(inverted, 2, 4));
+        QVERIFY2(std::abs(invertedRise - quarterLane) <= 1, qPrintable(QString::number(invertedRise)));
+        w.setInverted(2, false);
+        w.close();
+    }
+
+    // A type's own sensitivity: set in the dialog (a text that does not read is refused, with the reason), used for
+    // that type's channels only, kept in ratio by the amplitude keys, and remembered for the next window.
+    void aTypeHasItsOwnSensitivity()
+    {
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            w.resize(1200, 800);
+            w.show();
+            QVERIFY(lv::test::openAndWait(w, m_session));
+            QVERIFY(w.setAmplitudeText("7 uV/mm"));
+            w.setChannelType(1, lv::core::ChannelType::Eog);
+            w.setChannelType(0, lv::core::ChannelType::Eeg);
+            const double mm = w.plot()->divisionMillimetres();
+            QVERIFY(mm > 0);
+            lv::widgets::TypeSensitivityDialog* dialog = w.editTypeSensitivities();
+            dialog->field(lv::core::ChannelType::Eog)->setText("twenty uV/mm");
+            dialog->accept();
+            QVERIFY(dialog->isVisible());
+            QCOMPARE(dialog->findChild<QLabel*>("error")->text(),
+                     QString("EOG: \"twenty uV/mm\" is not a sensitivity (e.g. 20 uV/mm, 200 uV/cm, 100 uV/div)"));
+            dialog->field(lv::core::ChannelType::Eog)->setText("200 uV/cm");
+            dialog->accept();
+            QCOMPARE(w.plot()->unitsPerDivision(1), 20.0 * mm);
+            QCOMPARE(w.plot()->unitsPerDivision(0), 7.0 * mm);
+            QVERIFY2(w.plot()->laneLabel(1).endsWith("  20 uV/mm"), qPrintable(w.plot()->laneLabel(1)));
+            QVERIFY2(w.plot()->laneLabel(0).endsWith("  7 uV/mm"), qPrintable(w.plot()->laneLabel(0)));
+            w.plot()->setGain(2.0); // the amplitude keys: both twice as tall, still 20 to 7
+            QCOMPARE(w.plot()->unitsPerDivision(1), 10.0 * mm);
+            QCOMPARE(w.plot()->unitsPerDivision(0), 3.5 * mm);
+            w.close();
+        }
+        MainWindow again;
+        again.setInteractive(false);
+        again.show();
+        QVERIFY(lv::test::openAndWait(again, m_session));
+        QCOMPARE(again.plot()->typeSensitivities().at(lv::core::ChannelType::Eog).text(), QString("20 uV/mm"));
+        QCOMPARE(again.plot()->channelType(1), lv::core::ChannelType::Eog);
+        QCOMPARE(again.plot()->unitsPerDivision(1), 20.0 * again.plot()->divisionMillimetres());
+        lv::widgets::TypeSensitivityDialog* dialog = again.editTypeSensitivities();
+        QCOMPARE(dialog->field(lv::core::ChannelType::Eog)->text(), QString("20 uV/mm"));
+        dialog->field(lv::core::ChannelType::Eog)->clear(); // back to the common sensitivity
+        dialog->accept();
+        QCOMPARE(again.plot()->unitsPerDivision(1), again.plot()->unitsPerDivision(0));
+        QVERIFY(again.plot()->typeSensitivities().empty());
+        again.close();
     }
 
     // Scale bars say what a division and a length of the page are; the page exports as PNG and PDF of a chosen
@@ -142,6 +238,7 @@ private slots:
             w.setVisibleChannels({3, 1, 0}); // ch003 hidden, ch004 first
             w.setInverted(3, true);
             w.plot()->scaleChannel(0, 2.0);
+            w.setChannelOffset(1, 12.5);
             w.close();
         }
         MainWindow again;
@@ -154,6 +251,8 @@ private slots:
         QVERIFY(again.plot()->isInverted(3));
         QVERIFY(!again.plot()->isInverted(1));
         QCOMPARE(again.plot()->channelFactors().at(0), 2.0);
+        QCOMPARE(again.plot()->channelOffset(1), 12.5);
+        QCOMPARE(again.plot()->channelOffset(0), 0.0);
         QTreeWidgetItem* root = again.browser()->tree()->topLevelItem(0);
         QCOMPARE(root->child(0)->text(0), QString("ch004")); // the dock in the same order
         QCOMPARE(root->child(2)->text(0), QString("ch001"));

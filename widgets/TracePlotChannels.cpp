@@ -1,0 +1,75 @@
+// How each channel is drawn: its type (colour, a type's sensitivity), polarity and offset; each change re-renders.
+#include "TracePlot.h"
+
+#include <cmath>
+
+namespace lv::widgets {
+
+QString TracePlot::unitOf(std::size_t channel) const
+{
+    return m_info ? QString::fromStdString(m_info->channels.at(channel).unit) : QString();
+}
+
+ChannelScales::Kind TracePlot::kindOf(std::size_t channel) const
+{
+    return {unitOf(channel).toStdString(), channelType(channel)};
+}
+
+void TracePlot::setChannelType(std::size_t channel, core::ChannelType type)
+{
+    if (channel >= m_types.size() || m_types[channel] == type) return;
+    m_types[channel] = type;
+    if (m_frame) m_scales.fit(*m_frame, [this](std::size_t c) { return kindOf(c); });
+    // Its colour, and maybe its type's sensitivity. Not scaleChanged: the types are applied while a recording opens,
+    // before its remembered view is restored, and that signal saves the view.
+    scheduleRender();
+    updateAxes();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+core::ChannelType TracePlot::channelType(std::size_t channel) const
+{
+    return channel < m_types.size() ? m_types[channel] : core::ChannelType::Other;
+}
+
+void TracePlot::setTypeSensitivity(core::ChannelType type, const Sensitivity& s)
+{
+    m_scales.setTypeSensitivity(type, s);
+    if (m_frame) m_scales.fit(*m_frame, [this](std::size_t c) { return kindOf(c); });
+    amplitudeChanged();
+}
+
+void TracePlot::setInverted(std::size_t channel, bool inverted)
+{
+    if (isInverted(channel) == inverted) return;
+    if (inverted)
+        m_inverted.insert(channel);
+    else
+        m_inverted.erase(channel);
+    amplitudeChanged();
+}
+
+void TracePlot::setChannelOffset(std::size_t channel, double offset)
+{
+    if (!std::isfinite(offset)) return;
+    if (channelOffset(channel) == offset) return;
+    if (offset == 0)
+        m_offsets.erase(channel);
+    else
+        m_offsets[channel] = offset;
+    amplitudeChanged();
+}
+
+double TracePlot::channelOffset(std::size_t channel) const
+{
+    const auto it = m_offsets.find(channel);
+    return it == m_offsets.end() ? 0.0 : it->second;
+}
+
+double TracePlot::laneCenter(std::size_t channel, double low, double high) const
+{
+    const double mid = high >= low ? (low + high) / 2 : 0.0; // DC removed per page
+    return mid - (isInverted(channel) ? -1.0 : 1.0) * channelOffset(channel);
+}
+
+} // namespace lv::widgets

@@ -61,6 +61,13 @@ void MainWindow::createAnnotationActions()
     connect(m_plot, &TracePlot::markRequested, this, [this](qint64 t, int channel) {
         addAnnotationAt(t, channel >= 0 ? std::optional<std::size_t>(channel) : std::nullopt);
     });
+    connect(m_plot, &TracePlot::annotationMoved, this, [this](int index, qint64 t) { // a marker dragged
+        const std::vector<core::Annotation>& list = m_user->annotations();
+        if (index < 0 || static_cast<std::size_t>(index) >= list.size()) return;
+        core::Annotation moved = list[static_cast<std::size_t>(index)];
+        moved.time = t;
+        if (!m_user->replace(static_cast<std::size_t>(index), moved)) m_plot->setUserAnnotations(list); // back
+    });
     connect(m_annotations, &AnnotationList::editRequested, this, [this](int index) { editAnnotation(index); });
     connect(m_annotations, &AnnotationList::deleteRequested, this,
             [this](int index) { m_user->remove(static_cast<std::size_t>(index)); });

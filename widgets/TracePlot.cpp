@@ -57,6 +57,7 @@ TracePlot::TracePlot(QWidget* parent)
     connect(m_plot, &QCustomPlot::mouseWheel, this, &TracePlot::onWheel);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TracePlot::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &TracePlot::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &TracePlot::onMouseRelease);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &TracePlot::onDoubleClick);
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         if (m_exporting) return; // laid out at the export's size for a moment
@@ -101,6 +102,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
 {
     m_info = info;
     m_user.clear();
+    m_drag.reset();
     m_types.clear();
     m_inverted.clear();
     m_offsets.clear();
@@ -370,6 +372,10 @@ void TracePlot::updateBands()
 void TracePlot::setUserAnnotations(std::vector<core::Annotation> user)
 {
     m_user = std::move(user);
+    if (m_drag) { // the list changed under the mouse: let go
+        m_drag.reset();
+        m_plot->setSelectionRectMode(QCP::srmCustom);
+    }
     updateMarkers();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

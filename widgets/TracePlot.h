@@ -125,6 +125,9 @@ signals:
     // A double-click on the traces: mark this time (on the lane's channel with Shift held, else channel -1).
     void markRequested(qint64 uutc, int channel);
     void rangeSelected(qint64 startUutc, qint64 endUutc);
+    // A marker of the user's own annotation dragged along the time axis (`index` into setUserAnnotations' list):
+    // its onset is to move to `uutc`.
+    void annotationMoved(int index, qint64 uutc);
     void statusText(const QString& text);
     void columnsChanged();
     void scaleChanged(); // the amplitude per division changed (fixed value, gain or a channel's factor)
@@ -145,6 +148,8 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     void onDoubleClick(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+    int userMarkerAt(QPointF at) const; // the user's annotation whose onset is within a few pixels, or -1
     void updateReadout();
     void updateScaleBars();
     void leaveEvent(QEvent* event) override;
@@ -176,6 +181,11 @@ private:
     bool m_clipToLanes = true;
     std::vector<double> m_cursors;  // x of measurement cursors (at most two)
     std::optional<QPointF> m_mouse; // over the plot, in the plot's coordinates
+    struct MarkerDrag {
+        int index = -1;
+        core::Uutc from = 0;
+    };
+    std::optional<MarkerDrag> m_drag; // a user's marker held by the mouse
     std::size_t m_lastColumns = 0;
     int m_labelledHeight = 0; // the data area's height the lane labels were laid out for
     bool m_exporting = false; // exportPage is painting the plot at another size

@@ -39,7 +39,47 @@ void TracePlot::onWheel(QWheelEvent* event)
 void TracePlot::onMouseMove(QMouseEvent* event)
 {
     m_mouse = event->position();
+    if (m_drag) { // the held marker follows the mouse, inside the recording
+        const core::Uutc t =
+            std::clamp(toTime(m_plot->xAxis->pixelToCoord(event->position().x())), m_info->start, m_info->end);
+        m_user[static_cast<std::size_t>(m_drag->index)].time = t;
+        updateMarkers();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    const bool overMarker = m_drag || userMarkerAt(event->position()) >= 0;
+    if (overMarker != (m_plot->cursor().shape() == Qt::SizeHorCursor)) {
+        if (overMarker)
+            m_plot->setCursor(Qt::SizeHorCursor);
+        else
+            m_plot->unsetCursor();
+    }
     updateReadout();
+}
+
+int TracePlot::userMarkerAt(QPointF at) const
+{
+    constexpr double kReach = 4.0; // pixels either side of the marker's line
+    if (!m_info || !m_rect->rect().contains(at.toPoint())) return -1;
+    int best = -1;
+    double bestDistance = kReach + 0.5;
+    for (std::size_t i = 0; i < m_user.size(); ++i) {
+        const double d = std::abs(m_plot->xAxis->coordToPixel(toX(m_user[i].time)) - at.x());
+        if (d < bestDistance) {
+            best = static_cast<int>(i);
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+void TracePlot::onMouseRelease(QMouseEvent* event)
+{
+    if (!m_drag || event->button() != Qt::LeftButton) return;
+    const MarkerDrag drag = *m_drag;
+    m_drag.reset();
+    m_plot->setSelectionRectMode(QCP::srmCustom);
+    const core::Uutc to = m_user[static_cast<std::size_t>(drag.index)].time;
+    if (to != drag.from) emit annotationMoved(drag.index, to);
 }
 
 // What is under the mouse now: the time, the lane's channel and its value, and with two cursors dt (with 1/dt)
@@ -93,6 +133,13 @@ std::optional<core::Uutc> TracePlot::mouseTime() const
 
 void TracePlot::onMousePress(QMouseEvent* event)
 {
+    if (event->button() == Qt::LeftButton && event->modifiers() == Qt::NoModifier) {
+        if (const int i = userMarkerAt(event->position()); i >= 0) { // hold the marker, not a range
+            m_drag = MarkerDrag{i, m_user[static_cast<std::size_t>(i)].time};
+            m_plot->setSelectionRectMode(QCP::srmNone);
+        }
+        return;
+    }
     if (event->button() != Qt::RightButton || !m_info) return;
     const double x = m_plot->xAxis->pixelToCoord(event->position().x());
     if (m_cursors.size() >= 2) m_cursors.clear();

@@ -54,11 +54,13 @@ int main(int argc, char** argv)
     const QCommandLineOption start("start", "First time shown: integer uUTC, ISO 8601, or +SECONDS.", "T");
     const QCommandLineOption span("span", "Seconds shown per page.", "SECONDS");
     const QCommandLineOption channels("channels", "Comma-separated channel names to show (default: all).", "a,b");
+    const QCommandLineOption rows("rows", "Channels per screen, scrolled through (0: all; default: as last chosen).",
+                                  "N");
     const QCommandLineOption theme("theme", "light or dark.", "THEME");
     const QCommandLineOption screenshot("screenshot", "Save the window once the view is drawn, then exit.", "FILE.png");
     const QCommandLineOption size("size", "Window size for --screenshot (default 1600x900).", "WxH", "1600x900");
     const QCommandLineOption timeout("timeout", "Seconds --screenshot waits for the view (default 120).", "S", "120");
-    parser.addOptions({password, start, span, channels, theme, screenshot, size, timeout});
+    parser.addOptions({password, start, span, channels, rows, theme, screenshot, size, timeout});
     if (!parser.parse(QApplication::arguments())) return usage(parser.errorText());
     if (parser.isSet("help")) parser.showHelp(kOk);
     if (parser.isSet("version")) parser.showVersion();
@@ -73,6 +75,12 @@ int main(int argc, char** argv)
         spanSeconds = parser.value(span).toDouble(&ok);
         if (!ok || spanSeconds <= 0) return usage("--span must be a positive number of seconds");
     }
+    int rowsPerScreen = -1;
+    if (parser.isSet(rows)) {
+        bool ok = false;
+        rowsPerScreen = parser.value(rows).toInt(&ok);
+        if (!ok || rowsPerScreen < 0) return usage("--rows must be 0 (all) or a number of channels");
+    }
     const bool shooting = parser.isSet(screenshot);
     if (shooting && paths.isEmpty()) return usage("--screenshot needs a PATH");
     QSize windowSize;
@@ -85,6 +93,7 @@ int main(int argc, char** argv)
     lv::widgets::MainWindow window;
     if (parser.isSet(theme)) window.setThemeName(parser.value(theme));
     window.setInitialView({parser.value(start), spanSeconds, parser.value(channels)});
+    if (rowsPerScreen >= 0) window.setRowsPerScreen(rowsPerScreen);
     if (shooting) {
         window.setInteractive(false);
         window.loader()->setBuildPyramid(false); // one picture: no background work

@@ -1,7 +1,7 @@
 // The user's own annotations in the viewer: added through the dialog (M, a double-click), edited, deleted, undone
 // and redone, each change saved to the sidecar beside the recording (read back with the engine), back and marked
-// as the user's on reopen; a time that does not read keeps the dialog open with the reason; a damaged sidecar is
-// never overwritten.
+// as the user's on reopen; a marker dragged moves its annotation (undoable); a time that does not read keeps the
+// dialog open with the reason; a damaged sidecar is never overwritten.
 #include "UserAnnotations.h"
 #include "AnnotationDialog.h"
 #include "AnnotationList.h"
@@ -244,6 +244,68 @@ private slots:
         const lv::core::TimeRange view = w.view().range();
         QVERIFY(std::llabs(t->time - (view.start + view.duration() / 2)) < view.duration() / 50);
         d->reject();
+        w.close();
+    }
+
+    // Held and dragged, the marker of the user's annotation moves it there (and the sidecar); the drag draws no
+    // range to zoom into; undo puts it back.
+    void aDraggedMarkerMovesItsAnnotation()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(lv::test::openAndWait(w, m_session));
+        QVERIFY(lv::test::waitSettled(w));
+        const lv::core::TimeRange view = w.view().range();
+        const lv::core::Uutc at = view.start + view.duration() / 4;
+        QSignalSpy saved(w.userAnnotations(), &lv::widgets::UserAnnotations::saved);
+        const std::size_t before = w.userAnnotations()->annotations().size();
+        QVERIFY(w.userAnnotations()->add({at, 0, "Note", "drag me", std::nullopt}));
+        QTRY_VERIFY(saved.count() >= 1);
+        int index = -1;
+        for (std::size_t i = 0; i < w.userAnnotations()->annotations().size(); ++i)
+            if (w.userAnnotations()->annotations()[i].text == "drag me") index = static_cast<int>(i);
+        QVERIFY(index >= 0);
+        QCOMPARE(w.userAnnotations()->annotations().size(), before + 1);
+        QWidget* canvas = w.plot()->findChild<QWidget*>();
+        const QRect data = w.plot()->dataRect();
+        const int y = data.top() + data.height() / 3;
+        const QPoint from = canvas->mapFrom(w.plot(), QPoint(static_cast<int>(std::lround(w.plot()->pixelOf(at))), y));
+        const QPoint to = from + QPoint(data.width() / 4, 0);
+        QSignalSpy ranges(w.plot(), &lv::widgets::TracePlot::rangeSelected);
+        QTest::mousePress(canvas, Qt::LeftButton, Qt::NoModifier, from);
+        for (int step = 1; step <= 4; ++step) {
+            const QPoint p = from + (to - from) * step / 4;
+            QMouseEvent move(QEvent::MouseMove, p, canvas->mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
+                             Qt::NoModifier);
+            QApplication::sendEvent(canvas, &move);
+        }
+        QTest::mouseRelease(canvas, Qt::LeftButton, Qt::NoModifier, to);
+        QCOMPARE(ranges.count(), 0);
+        QCOMPARE(w.view().range(), view); // no zoom
+        const lv::core::Uutc perPixel = view.duration() / data.width();
+        const lv::core::Uutc expected = at + view.duration() / 4;
+        lv::core::Uutc moved = 0;
+        for (const lv::core::Annotation& a : w.userAnnotations()->annotations())
+            if (a.text == "drag me") moved = a.time;
+        QVERIFY2(std::llabs(moved - expected) <= 2 * perPixel,
+                 qPrintable(QString("moved to %1, expected %2 +- %3").arg(moved).arg(expected).arg(2 * perPixel)));
+        QTRY_VERIFY(saved.count() >= 2);
+        const auto stored = onDisk(m_session);
+        QVERIFY(stored);
+        bool onDiskMoved = false;
+        for (const lv::core::Annotation& a : *stored)
+            onDiskMoved |= a.text == "drag me" && w.loader()->info()->start + a.time == moved;
+        QVERIFY(onDiskMoved);
+        w.userAnnotations()->undoStack()->undo();
+        bool back = false;
+        for (const lv::core::Annotation& a : w.userAnnotations()->annotations())
+            back |= a.text == "drag me" && a.time == at;
+        QVERIFY(back);
+        w.userAnnotations()->undoStack()->undo(); // and the add
+        QCOMPARE(w.userAnnotations()->annotations().size(), before);
+        QTRY_COMPARE(savedCount(m_session), before);
         w.close();
     }
 

@@ -211,6 +211,7 @@ void MainWindow::onOpened(const QString& path)
     m_annotations->setRecording(info);
     loadUserAnnotations();
     applyChannelTypes();
+    applyBitViews();
     // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).
     m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(setting("view/timeMode", 0).toInt())
                                          : TimeMode::Relative);

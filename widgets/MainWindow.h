@@ -6,6 +6,7 @@
 #include "ChannelRows.h"
 #include "Theme.h"
 #include "TimeMode.h"
+#include "TraceFrame.h"
 #include "ViewState.h"
 
 #include "core/Error.h"
@@ -124,6 +125,9 @@ public:
     // Offset (Session dock: context menu > Offset...): the trace drawn this much above its lane's centre, in the
     // channel's unit; remembered with the rest of the recording's view.
     void setChannelOffset(std::size_t channel, double offset);
+    // Session dock: context menu > Show As: a channel's counts as values, or as BioSemi trigger (bits 0-15) or status
+    // bits (16-23); a BDF channel named "Status" shows its trigger code by default. Remembered per recording.
+    void setBitView(std::size_t channel, BitView view);
     // View > Sensitivity by Channel Type...: a dialog, shown; accepted, each type's sensitivity is applied and
     // remembered for every recording.
     TypeSensitivityDialog* editTypeSensitivities();
@@ -174,6 +178,7 @@ private:
     void updateRowBar();          // the scroll bar's range and place from m_rows
     QString recordingKey() const; // "recordings/<hash of the open recording's path and start>"
     void applyChannelTypes();     // the remembered types of the open recording, onto the plot and the browser
+    void applyBitViews();         // BioSemi Status as its trigger code, or the remembered choice, onto loader and plot
     void askChannelOffset(const std::vector<std::size_t>& channels);
     void saveRecordingView();    // the shown channels, inversions, channel factors and offsets, remembered
     void restoreRecordingView(); // and put back after an open

@@ -49,6 +49,10 @@ void MainWindow::createRowActions(QMenu* view)
         for (std::size_t c : channels) setInverted(c, !m_plot->isInverted(c));
     });
     connect(m_browser, &SessionBrowser::offsetRequested, this, &MainWindow::askChannelOffset);
+    connect(m_browser, &SessionBrowser::bitViewChosen, this,
+            [this](const std::vector<std::size_t>& channels, BitView view) {
+                for (std::size_t c : channels) setBitView(c, view);
+            });
     connect(m_plot, &TracePlot::scaleChanged, this, &MainWindow::saveRecordingView); // a channel's own factor
     const QVariantMap byType = setting("view/typeSensitivity", QVariantMap()).toMap();
     for (core::ChannelType t : core::kChannelTypes)
@@ -95,6 +99,34 @@ void MainWindow::setChannelType(std::size_t channel, core::ChannelType type)
         QString::fromUtf8(core::channelTypeName(type).data());
     remember(recordingKey() + "/channelTypes", chosen);
     applyChannelTypes();
+}
+
+// BioSemi's Status channel (a BDF channel named "Status") shows its trigger code unless the user chose otherwise
+// for this recording.
+void MainWindow::applyBitViews()
+{
+    const core::RecordingInfo* info = m_loader->info();
+    const QVariantMap chosen = setting(recordingKey() + "/bitViews", QVariantMap()).toMap();
+    std::map<std::size_t, BitView> views;
+    for (std::size_t c = 0; c < info->channels.size(); ++c) {
+        const QString name = QString::fromStdString(info->channels[c].name);
+        BitView view = info->format.starts_with("BDF") && name == "Status" ? BitView::Trigger : BitView::Value;
+        if (chosen.contains(name)) view = bitViewFromName(chosen[name].toString().toStdString());
+        if (view != BitView::Value) views[c] = view;
+    }
+    m_loader->setBitViews(views);
+    m_plot->setBitViews(std::move(views));
+}
+
+void MainWindow::setBitView(std::size_t channel, BitView view)
+{
+    const core::RecordingInfo* info = m_loader->info();
+    if (!m_open || !info || channel >= info->channels.size()) return;
+    QVariantMap chosen = setting(recordingKey() + "/bitViews", QVariantMap()).toMap();
+    chosen[QString::fromStdString(info->channels[channel].name)] = QString(bitViewName(view));
+    remember(recordingKey() + "/bitViews", chosen);
+    applyBitViews();
+    viewChanged(); // frames of the new codes
 }
 
 void MainWindow::setInverted(std::size_t channel, bool inverted)

@@ -206,6 +206,11 @@ void SessionBrowser::showMenu(const QPoint& at)
     QMenu menu(this);
     menu.addAction(tr("&Invert Polarity"), this, [this, channels] { emit invertRequested(channels); });
     menu.addAction(tr("&Offset..."), this, [this, channels] { emit offsetRequested(channels); });
+    QMenu* show = menu.addMenu(tr("&Show As"));
+    for (const auto& [view, text] :
+         {std::pair{BitView::Value, tr("&Values")}, std::pair{BitView::Trigger, tr("&Trigger Code (Bits 0-15)")},
+          std::pair{BitView::Status, tr("&Status Bits (16-23)")}})
+        show->addAction(text, this, [this, channels, view] { emit bitViewChosen(channels, view); });
     QMenu* types = menu.addMenu(tr("Channel &Type"));
     for (core::ChannelType t : core::kChannelTypes)
         types->addAction(QString::fromUtf8(core::channelTypeName(t).data()), this,

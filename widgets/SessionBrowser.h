@@ -4,6 +4,7 @@
 #pragma once
 
 #include "GapBands.h"
+#include "TraceFrame.h"
 
 #include "core/ChannelType.h"
 #include "core/RecordingInfo.h"
@@ -35,6 +36,7 @@ signals:
     void channelTypeChosen(const std::vector<std::size_t>& channels, lv::core::ChannelType type);
     void invertRequested(const std::vector<std::size_t>& channels); // the context menu's Invert Polarity
     void offsetRequested(const std::vector<std::size_t>& channels); // the context menu's Offset...
+    void bitViewChosen(const std::vector<std::size_t>& channels, lv::widgets::BitView view); // Show As
 
 private:
     void showProperties(QTreeWidgetItem* item);

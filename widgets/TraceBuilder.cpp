@@ -128,6 +128,65 @@ bool envelopePoints(view::ViewSession& session, const FrameRequest& request, std
     return true;
 }
 
+// Bits of every sample (a trigger code has no extrema to take from storage): one point per sample when zoomed in,
+// else min/max of the codes per column; read in chunks, cancellable. A coarse frame of a long range leaves the
+// channel empty (no data yet) rather than read it all twice.
+bool bitPoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel, BitView bits,
+               std::int64_t first, std::int64_t end, const core::ReadControl& control, ChannelTrace& t,
+               std::vector<core::TimeRange>& nan, std::string& error)
+{
+    constexpr std::int64_t kChunk = 1 << 20, kCoarseLimit = 4 * kChunk;
+    const core::RecordingInfo& info = session.info();
+    const core::SampleGrid grid = info.channels.at(channel).grid();
+    const std::int64_t n = end - first;
+    if (!request.exact && n > kCoarseLimit) return true;
+    const bool perSample = static_cast<double>(n) <= static_cast<double>(request.columns) * kSamplesPerColumnLimit;
+    const auto width = static_cast<std::int64_t>(perSample ? n : std::min<std::int64_t>(n, request.columns));
+    std::vector<std::int32_t> lo(static_cast<std::size_t>(width), std::numeric_limits<std::int32_t>::max());
+    std::vector<std::int32_t> hi(static_cast<std::size_t>(width), std::numeric_limits<std::int32_t>::min());
+    std::vector<bool> hasNaN(static_cast<std::size_t>(width), false);
+    std::vector<std::int32_t> raw;
+    for (std::int64_t at = first; at < end; at += kChunk) {
+        if (control.cancel && control.cancel->cancelled()) return true;
+        raw.resize(static_cast<std::size_t>(std::min(kChunk, end - at)));
+        if (auto s = cache::readThroughCache(session.context(), channel, at, raw, control); !s) {
+            error = s.error().describe();
+            return false;
+        }
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            const std::int64_t k = at + static_cast<std::int64_t>(i) - first;
+            const auto col = static_cast<std::size_t>(perSample ? k : k * width / n);
+            if (raw[i] == core::kNoSample) {
+                hasNaN[col] = true;
+                continue;
+            }
+            const std::int32_t v = bitsOf(bits, raw[i]);
+            lo[col] = std::min(lo[col], v);
+            hi[col] = std::max(hi[col], v);
+        }
+    }
+    t.x.reserve(static_cast<std::size_t>(2 * width));
+    t.y.reserve(static_cast<std::size_t>(2 * width));
+    for (std::int64_t c = 0; c < width; ++c) {
+        const auto u = static_cast<std::size_t>(c);
+        const std::int64_t a = first + c * n / width, b = first + (c + 1) * n / width;
+        const core::TimeRange span{grid.timeOf(a), grid.timeOf(b)};
+        const double x = secondsFrom(info.start, perSample ? span.start : span.start + span.duration() / 2);
+        if (hasNaN[u]) nan.push_back(span);
+        if (lo[u] > hi[u]) {
+            t.x.push_back(x);
+            t.y.push_back(kNaN);
+        } else if (perSample || lo[u] == hi[u]) {
+            t.x.push_back(x);
+            t.y.push_back(lo[u]);
+        } else {
+            t.x.insert(t.x.end(), {x, x});
+            t.y.insert(t.y.end(), {static_cast<double>(lo[u]), static_cast<double>(hi[u])});
+        }
+    }
+    return true;
+}
+
 // The time spans of the channel's blocks found damaged so far, within grid [first, end).
 std::vector<core::TimeRange> damagedRuns(const view::ViewSession& session, std::size_t channel, std::int64_t first,
                                          std::int64_t end)
@@ -165,7 +224,11 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     std::vector<core::TimeRange> nan;
     const bool samples = request.exact && static_cast<double>(end - first) <=
                                               static_cast<double>(request.columns) * kSamplesPerColumnLimit;
-    if (samples) {
+    if (const auto bits = request.bitViews.find(channel);
+        bits != request.bitViews.end() && bits->second != BitView::Value) {
+        if (!bitPoints(session, request, channel, bits->second, first, end, control, t, nan, error)) return t;
+        t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
+    } else if (samples) {
         if (!samplePoints(session, channel, first, end, control, t, nan, error)) return t;
         t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
     } else {

@@ -4,11 +4,42 @@
 #include "core/Time.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lv::widgets {
+
+// How a channel's stored counts are drawn: as values, or (a BioSemi Status channel) as the trigger code in the low
+// 16 bits or the status bits 16-23 (new epoch, speed, CMS in range, battery low, MK2) shifted down.
+enum class BitView : std::uint8_t { Value, Trigger, Status };
+
+// The code a count shows in `view` (Value: the count itself).
+constexpr std::int32_t bitsOf(BitView view, std::int32_t count)
+{
+    const auto bits = static_cast<std::uint32_t>(count);
+    switch (view) {
+    case BitView::Trigger:
+        return static_cast<std::int32_t>(bits & 0xFFFFu);
+    case BitView::Status:
+        return static_cast<std::int32_t>((bits >> 16) & 0xFFu);
+    case BitView::Value:
+        break;
+    }
+    return count;
+}
+
+// "value", "trigger", "status" (remembered settings) and back; Value for any other text.
+constexpr const char* bitViewName(BitView view)
+{
+    return view == BitView::Trigger ? "trigger" : view == BitView::Status ? "status" : "value";
+}
+inline BitView bitViewFromName(std::string_view name)
+{
+    return name == "trigger" ? BitView::Trigger : name == "status" ? BitView::Status : BitView::Value;
+}
 
 struct FrameRequest {
     std::uint64_t id = 0;
@@ -17,6 +48,7 @@ struct FrameRequest {
     std::size_t columns = 0;
     bool exact = false; // false: coarse, from stored block extrema only (never decodes)
     double smear = 0.0; // for exact envelopes (0: sample-exact; 0.5: display-exact, see cache::EnvelopeRequest)
+    std::map<std::size_t, BitView> bitViews = {}; // channels drawn as bits (from every sample: never from extrema)
 };
 
 struct ChannelTrace {

@@ -43,6 +43,7 @@ void TraceLoader::releaseSession()
     m_jobs.drop(kFrames);
     m_bands.reset();
     m_path.clear();
+    m_bitViews.clear();
     if (m_session) // after the page thread's queued calls; the session's destructor joins decoders and saves the
                    // pyramid: not on the UI thread
         m_pagePool.start(
@@ -151,7 +152,7 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
     if (!m_session) return 0;
     const Job job = m_jobs.begin(kFrames); // the previous request's token is set, its frames dropped
     m_exactShown = false;
-    const FrameRequest coarse{job.id(), range, channels, columns, false, 0.0};
+    const FrameRequest coarse{job.id(), range, channels, columns, false, 0.0, m_bitViews};
     cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
     job.spawn(&m_pagePool, [self = this, pool = &m_pool, pages, session = m_session, coarse](const Job& job) {
         if (!job.isCurrent()) return; // the view has moved on before this page was asked for

@@ -55,6 +55,9 @@ public:
     // the page thread). Earlier requests are cancelled.
     std::uint64_t request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns);
     std::uint64_t currentId() const { return m_jobs.currentId(kFrames); }
+    // Channels drawn as bits (a BioSemi Status channel's trigger code) in the requests from now on.
+    void setBitViews(std::map<std::size_t, BitView> views) { m_bitViews = std::move(views); }
+    const std::map<std::size_t, BitView>& bitViews() const { return m_bitViews; }
 
 signals:
     void opened(const QString& path);
@@ -78,6 +81,7 @@ private:
     std::shared_ptr<const GapBands> m_bands;
     std::unique_ptr<cache::PageLoader> m_pages;
     QString m_path;
+    std::map<std::size_t, BitView> m_bitViews;
     std::vector<core::Annotation> m_user;
     QString m_userError;
     bool m_exactShown = false;

@@ -106,6 +106,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_types.clear();
     m_inverted.clear();
     m_offsets.clear();
+    m_bitViews.clear();
     if (info)
         for (const core::ChannelInfo& c : info->channels) m_types.push_back(core::guessChannelType(c));
     m_bands = bands;
@@ -285,6 +286,7 @@ QString TracePlot::laneLabel(std::size_t lane) const
     if (!m_info || lane >= m_channels.size()) return {};
     const std::size_t c = m_channels[lane];
     QString label = QString::fromStdString(m_info->channels.at(c).name) + (isInverted(c) ? " inv" : "");
+    if (bitView(c) != BitView::Value) label += bitView(c) == BitView::Trigger ? " trigger 0-15" : " status 16-23";
     if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
         const Sensitivity* fixed = m_scales.fixedFor(kindOf(c));
         const bool perMm = fixed && fixed->per == Sensitivity::Per::Millimetre;

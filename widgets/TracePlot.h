@@ -78,6 +78,9 @@ public:
     void setChannelOffset(std::size_t channel, double offset);
     double channelOffset(std::size_t channel) const;
     const std::map<std::size_t, double>& channelOffsets() const { return m_offsets; }
+    // Channels drawn as bits (computed by the loader's frames); their labels say "trigger 0-15" or "status 16-23".
+    void setBitViews(std::map<std::size_t, BitView> views);
+    BitView bitView(std::size_t channel) const;
     void autoScale(); // Auto, fitted to the data shown now
     // Traces clipped to their lanes (the default: an artefact or an overview never paints over the neighbours), or
     // free to overlap them.
@@ -173,6 +176,7 @@ private:
     std::vector<core::ChannelType> m_types; // per channel of m_info
     std::set<std::size_t> m_inverted;
     std::map<std::size_t, double> m_offsets;
+    std::map<std::size_t, BitView> m_bitViews;
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

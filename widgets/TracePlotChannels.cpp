@@ -66,6 +66,19 @@ double TracePlot::channelOffset(std::size_t channel) const
     return it == m_offsets.end() ? 0.0 : it->second;
 }
 
+void TracePlot::setBitViews(std::map<std::size_t, BitView> views)
+{
+    m_bitViews = std::move(views);
+    updateAxes(); // the labels
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+BitView TracePlot::bitView(std::size_t channel) const
+{
+    const auto it = m_bitViews.find(channel);
+    return it == m_bitViews.end() ? BitView::Value : it->second;
+}
+
 double TracePlot::laneCenter(std::size_t channel, double low, double high) const
 {
     const double mid = high >= low ? (low + high) / 2 : 0.0; // DC removed per page

@@ -172,10 +172,19 @@ void SessionBrowser::setChannelTypes(const std::vector<core::ChannelType>& types
 {
     if (m_tree->topLevelItemCount() == 0) return;
     QTreeWidgetItem* root = m_tree->topLevelItem(0);
+    std::vector<std::pair<QTreeWidgetItem*, QString>> changes;
     for (int i = 0; i < root->childCount(); ++i) {
-        const auto c = static_cast<std::size_t>(root->child(i)->data(0, kIndexRole).toULongLong());
-        if (c < types.size()) root->child(i)->setText(6, QString::fromUtf8(core::channelTypeName(types[c]).data()));
+        QTreeWidgetItem* item = root->child(i);
+        const auto c = static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong());
+        const QString text = c < types.size() ? QString::fromUtf8(core::channelTypeName(types[c]).data()) : QString();
+        if (c < types.size() && item->text(6) != text) changes.emplace_back(item, text);
     }
+    // Each change of a shown item makes the view measure the whole column again (it sizes to its contents): many
+    // (a recording's first types: 60 ms for 128 channels) are made to items out of the tree, put back at once.
+    const bool many = changes.size() > 16;
+    QList<QTreeWidgetItem*> items = many ? root->takeChildren() : QList<QTreeWidgetItem*>();
+    for (auto& [item, text] : changes) item->setText(6, text);
+    if (many) root->addChildren(items);
 }
 
 void SessionBrowser::setChannelOrder(const std::vector<std::size_t>& order)

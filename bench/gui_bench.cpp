@@ -3,6 +3,7 @@
 // first paint after open (in this process) and after launch (the longview program). One JSON line per figure.
 #include "MainWindow.h"
 #include "TracePlot.h"
+#include "TraceLoader.h"
 #include "TraceRenderer.h"
 
 #include <QApplication>
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -64,12 +66,14 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName("LongviewBench");
     if (argc < 2) {
-        std::fprintf(stderr, "usage: longview-bench-gui SESSION.mefd [repetitions [channels-per-screen]]\n");
+        std::fprintf(stderr, "usage: longview-bench-gui SESSION.mefd [repetitions [channels-per-screen [--no-pyramid]]]\n");
         return 2;
     }
     const QString session = argv[1];
     const int reps = argc > 2 ? std::atoi(argv[2]) : 30;
     const int rows = argc > 3 ? std::atoi(argv[3]) : 0; // 0: every channel on one screen
+    // The window's background pyramid build (every block of a new recording decoded once) off: the steady state.
+    const bool buildPyramid = !(argc > 4 && std::string_view(argv[4]) == "--no-pyramid");
 
     std::vector<double> firstCoarse, firstExact;
     for (int round = 0; round < 2; ++round) { // the second open uses the snapshot written by the first
@@ -77,6 +81,7 @@ int main(int argc, char** argv)
         w.setInteractive(false);
         w.setInitialView({"", 10, ""});
         w.setRowsPerScreen(rows);
+        w.loader()->setBuildPyramid(buildPyramid);
         for (QDockWidget* d : w.findChildren<QDockWidget*>()) d->hide();
         w.resize(2040, 1100);
         w.show();

@@ -153,23 +153,23 @@ void PlotOverlay::drawScaleBars(QCPPainter* painter)
     const QFontMetrics fm(painter->font());
     const QPointF corner(area.right() - 12 - fm.horizontalAdvance(m_bars.amplitude), area.bottom() - fm.height() - 6);
     painter->setClipping(false);
-    const bool vertical = !m_bars.amplitude.isEmpty() && laneHeight >= 8;
-    QColor backing = m_theme.plotBackground; // the bars stay readable over the traces
+    QColor backing = m_theme.plotBackground; // the values stay readable over the traces
     backing.setAlpha(225);
-    painter->fillRect(
-        QRectF(QPointF(corner.x() - std::max(width, 0.0) - 6, corner.y() - (vertical ? laneHeight : 0) - 4),
-               QPointF(area.right() - 2, corner.y() + fm.height() + 4)),
-        backing);
+    const auto label = [&](const QRectF& box, int align, const QString& text) {
+        const QRectF tight = fm.boundingRect(box.toAlignedRect(), align, text).adjusted(-3, -1, 3, 1);
+        painter->fillRect(tight, backing);
+        painter->drawText(box, align, text);
+    };
     painter->setPen(QPen(m_theme.text, 2));
     if (width > 0) { // the time bar ends at the corner, its length under it
         painter->drawLine(QPointF(corner.x() - width, corner.y()), corner);
-        painter->drawText(QRectF(corner.x() - width, corner.y() + 2, width, fm.height()), Qt::AlignCenter,
-                          QString("%1 s").arg(m_bars.seconds));
+        label(QRectF(corner.x() - width, corner.y() + 2, width, fm.height()), Qt::AlignCenter,
+              QString("%1 s").arg(m_bars.seconds));
     }
-    if (vertical) { // one division up from the corner, its value beside it
+    if (!m_bars.amplitude.isEmpty() && laneHeight >= 8) { // one division up from the corner, its value beside it
         painter->drawLine(corner, QPointF(corner.x(), corner.y() - laneHeight));
-        painter->drawText(QRectF(corner.x() + 4, corner.y() - laneHeight, area.right() - corner.x(), laneHeight),
-                          Qt::AlignLeft | Qt::AlignVCenter, m_bars.amplitude);
+        label(QRectF(corner.x() + 4, corner.y() - laneHeight, area.right() - corner.x(), laneHeight),
+              Qt::AlignLeft | Qt::AlignVCenter, m_bars.amplitude);
     }
 }
 

@@ -2,8 +2,8 @@
 // rendering (worker side), page turn from a warm cache to pixels (p50/p95), zoom-out to the whole recording, and
 // first paint after open (in this process) and after launch (the longview program). One JSON line per figure.
 #include "MainWindow.h"
-#include "TracePlot.h"
 #include "TraceLoader.h"
+#include "TracePlot.h"
 #include "TraceRenderer.h"
 
 #include <QApplication>
@@ -66,7 +66,8 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName("LongviewBench");
     if (argc < 2) {
-        std::fprintf(stderr, "usage: longview-bench-gui SESSION.mefd [repetitions [channels-per-screen [--no-pyramid]]]\n");
+        std::fprintf(stderr,
+                     "usage: longview-bench-gui SESSION.mefd [repetitions [channels-per-screen [--no-pyramid]]]\n");
         return 2;
     }
     const QString session = argv[1];

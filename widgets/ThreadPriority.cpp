@@ -38,6 +38,16 @@ void lowerThisThreadPriority()
 #endif
 }
 
+void idleThisThread()
+{
+#if defined(__linux__)
+    sched_param param{};
+    (void)sched_setscheduler(0, SCHED_IDLE, &param); // 0: the calling thread
+#else
+    lowerThisThreadPriority();
+#endif
+}
+
 QThreadPool& backgroundPool()
 {
     static QThreadPool* pool = [] {

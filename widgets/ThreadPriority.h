@@ -10,6 +10,9 @@ namespace lv::widgets {
 // Lowers the calling thread's priority (Linux: this thread only, to the process's nice value + 10, or the idle
 // scheduling class when the process is niced above 9); once per thread, idempotent.
 void lowerThisThreadPriority();
+// Puts the calling thread below every other thread of the machine (Linux: the idle scheduling class), for bulk work
+// nobody waits for (a pyramid build); elsewhere as lowerThisThreadPriority.
+void idleThisThread();
 
 // Low-priority threads (one per core) for work split into disjoint parts: a frame's channels, a picture's stripes.
 QThreadPool& backgroundPool();

@@ -74,6 +74,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
         [path, password, deferCheck](const Job&) {
             view::ViewOptions options;
             options.workerStart = lowerThisThreadPriority;
+            options.backgroundWorkerStart = idleThisThread; // the pyramid build never slows a page turn
             options.password = password.toStdString();
             options.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
             options.deferSnapshotCheck = deferCheck;

@@ -6,6 +6,10 @@
 
 namespace lv::cache {
 
+namespace {
+constexpr auto kExport = static_cast<std::size_t>(Lane::Export);
+}
+
 struct BlockScheduler::Request {
     std::uint64_t id = 0;
     BlockRequest what;
@@ -18,13 +22,21 @@ struct BlockScheduler::Request {
     std::optional<core::Error> error;
 };
 
-BlockScheduler::BlockScheduler(ViewContext view, std::size_t threads, const std::function<void()>& threadStart)
+BlockScheduler::BlockScheduler(ViewContext view, std::size_t threads, const std::function<void()>& threadStart,
+                               const std::function<void()>& backgroundStart)
     : m_view(view)
 {
+    const bool ownExportWorker = static_cast<bool>(backgroundStart);
     for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
-        m_workers.emplace_back([this, threadStart] {
+        m_workers.emplace_back([this, threadStart, ownExportWorker] {
             if (threadStart) threadStart();
-            workerLoop();
+            workerLoop(false, ownExportWorker);
+        });
+    if (ownExportWorker)
+        m_background = std::thread([this, threadStart, backgroundStart] {
+            if (threadStart) threadStart();
+            backgroundStart();
+            workerLoop(true, true);
         });
 }
 
@@ -40,6 +52,7 @@ BlockScheduler::~BlockScheduler()
     for (auto& r : queued) finish(*r, Outcome::Cancelled);
     m_wake.notify_all();
     for (std::thread& t : m_workers) t.join();
+    if (m_background.joinable()) m_background.join();
 }
 
 void BlockScheduler::finish(Request& r, Outcome outcome)
@@ -147,12 +160,13 @@ void BlockScheduler::run(const Item& item)
     finish(r, failed ? Outcome::Failed : Outcome::Done);
 }
 
-void BlockScheduler::workerLoop()
+void BlockScheduler::workerLoop(bool background, bool exportApart)
 {
     std::unique_lock lock(m_mutex);
     for (;;) {
         Item item;
-        for (auto& lane : m_lanes) {
+        for (std::size_t l = background ? kExport : 0; l < (exportApart && !background ? kExport : kLaneCount); ++l) {
+            auto& lane = m_lanes[l];
             while (!lane.empty() && lane.front().request->cancelled) lane.pop_front(), ++m_stats.dropped;
             if (!lane.empty()) {
                 item = std::move(lane.front());

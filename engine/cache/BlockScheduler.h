@@ -59,7 +59,10 @@ struct SchedulerStats {
 class BlockScheduler {
 public:
     // `threadStart`, when set, runs first on each worker thread (e.g. to lower its priority below a UI thread's).
-    BlockScheduler(ViewContext view, std::size_t threads, const std::function<void()>& threadStart = {});
+    // `backgroundStart`, when set, gives the Export lane a worker of its own that runs it first (e.g. to lower itself
+    // further): the other workers then leave that lane to it, so a bulk job never takes a core from the views.
+    BlockScheduler(ViewContext view, std::size_t threads, const std::function<void()>& threadStart = {},
+                   const std::function<void()>& backgroundStart = {});
     ~BlockScheduler(); // cancels what is queued, waits for the blocks being decoded
     BlockScheduler(const BlockScheduler&) = delete;
     BlockScheduler& operator=(const BlockScheduler&) = delete;
@@ -70,7 +73,7 @@ public:
     void waitIdle();                     // until no block is queued or being decoded
     SchedulerStats stats() const;
     const ViewContext& view() const { return m_view; }
-    std::size_t threadCount() const { return m_workers.size(); }
+    std::size_t threadCount() const { return m_workers.size(); } // not counting the Export lane's own worker
 
 private:
     struct Request;
@@ -78,7 +81,9 @@ private:
         std::shared_ptr<Request> request;
         std::size_t index = 0;
     };
-    void workerLoop();
+    // background: the Export lane's own worker, which serves that lane alone; exportApart: that worker exists, and
+    // the others leave the lane to it.
+    void workerLoop(bool background, bool exportApart);
     void run(const Item& item);
     std::shared_ptr<Request> detachCurrent(std::uint64_t view, Lane lane); // m_mutex held
     void finish(Request& request, Outcome outcome);
@@ -94,6 +99,7 @@ private:
     bool m_stopping = false;
     SchedulerStats m_stats;
     std::vector<std::thread> m_workers;
+    std::thread m_background; // joinable when the Export lane has a worker of its own
 };
 
 } // namespace lv::cache

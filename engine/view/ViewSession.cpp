@@ -47,7 +47,7 @@ core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& 
     const std::size_t threads = options.threads ? options.threads : decode::ThreadPool::defaultThreadCount();
     s->m_scheduler = std::make_unique<cache::BlockScheduler>(
         cache::ViewContext{source, s->m_cache.get(), id, s->m_pyramid.get(), s->m_damaged.get()}, threads,
-        options.workerStart);
+        options.workerStart, options.backgroundWorkerStart);
     return s;
 }
 

@@ -23,6 +23,9 @@ struct ViewOptions {
     std::size_t cacheBytes = 512u << 20;      // budget of a new cache
     std::size_t threads = 0;                  // decode threads; 0: every core
     std::function<void()> workerStart = {};   // run first on each decode thread (e.g. lower its priority)
+    // When set, the pyramid build (the Export lane) runs on a decode thread of its own that runs this after
+    // workerStart (e.g. to drop to the idle class): it then never takes a core from the page being looked at.
+    std::function<void()> backgroundWorkerStart = {};
     // MEF 3.0 with a snapshot: open from it without checking it against the session first (fast); call
     // checkOnDisk() later, off the UI thread, and open again (without deferring) when it reports Changed.
     bool deferSnapshotCheck = false;

@@ -1,5 +1,6 @@
 // The scheduler: lanes served in priority order, stale requests cancelled at block granularity, one decode for
-// blocks several requests want, errors and cached requests reported, and the order of results.
+// blocks several requests want, errors and cached requests reported, the order of results, and the Export lane on
+// a worker of its own.
 #include "cache/BlockScheduler.h"
 
 #include "MemorySource.h"
@@ -7,7 +8,9 @@
 #include <condition_variable>
 #include <future>
 #include <gtest/gtest.h>
+#include <map>
 #include <mutex>
+#include <thread>
 #include <tuple>
 
 namespace lv::cache {
@@ -183,6 +186,39 @@ TEST(BlockScheduler, UncachedRequestsOnlyFeedThePyramid)
     scheduler.waitIdle();
     EXPECT_EQ(pyramid.builtBlocks(), 50u);
     EXPECT_EQ(cache.stats().entries, 0u);
+}
+
+// With a worker of its own for the Export lane (started by its hook), a bulk job held up there never delays a
+// view's blocks, and no other worker takes the lane's blocks.
+TEST(BlockScheduler, TheExportLaneHasAWorkerOfItsOwn)
+{
+    MemorySource source;
+    fill(source);
+    Gate gate;
+    std::mutex mutex;
+    std::map<std::size_t, std::thread::id> decodedOn;
+    source.onDecode = [&](std::size_t, std::size_t b) {
+        if (b >= 100) gate.pass(b); // the export blocks wait at the gate
+        std::lock_guard lock(mutex);
+        decodedOn[b] = std::this_thread::get_id();
+    };
+    std::thread::id background;
+    BlockCache cache(64 << 20);
+    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 1, {}, [&] { background = std::this_thread::get_id(); });
+    EXPECT_EQ(scheduler.threadCount(), 1u);
+    Results results;
+    const auto exportId = scheduler.submit({9, Lane::Export, blocks(100, 104), false, results.sink()});
+    gate.waitForOne();
+    std::promise<void> shown;
+    scheduler.submit({1, Lane::Visible, blocks(10, 13), true, [&](const RequestResult&) { shown.set_value(); }});
+    EXPECT_EQ(shown.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready)
+        << "the view's blocks waited behind the export";
+    gate.release();
+    scheduler.waitIdle();
+    EXPECT_EQ(results.of(exportId).outcome, Outcome::Done);
+    std::lock_guard lock(mutex);
+    for (std::size_t b = 100; b < 104; ++b) EXPECT_EQ(decodedOn.at(b), background) << "export block " << b;
+    for (std::size_t b = 10; b < 13; ++b) EXPECT_NE(decodedOn.at(b), background) << "view block " << b;
 }
 
 } // namespace

@@ -31,6 +31,11 @@ QString number(double v) { return QString::number(v, 'g', 4); }
 
 } // namespace
 
+QString amplitudeText(double value)
+{
+    return value >= 100 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 3);
+}
+
 double voltsPerUnit(std::string_view unit)
 {
     for (const auto& [name, factor] : kVoltUnits)

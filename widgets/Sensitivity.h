@@ -9,6 +9,10 @@
 
 namespace lv::widgets {
 
+// An amplitude as labels and scale bars give it: three significant digits, whole numbers from 100 ("7", "49.3",
+// "268").
+QString amplitudeText(double value);
+
 // The factor of a voltage unit to volts ("uV", "µV", "mV", "V", "nV", "kV"); 0 for any other unit.
 double voltsPerUnit(std::string_view unit);
 

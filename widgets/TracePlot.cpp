@@ -291,8 +291,7 @@ QString TracePlot::laneLabel(std::size_t lane) const
         const Sensitivity* fixed = m_scales.fixedFor(kindOf(c));
         const bool perMm = fixed && fixed->per == Sensitivity::Per::Millimetre;
         const double v = perMm ? perDivision / divisionMillimetres() : perDivision;
-        const QString amplitude = v >= 100 ? QString::number(v, 'f', 0) : QString::number(v, 'g', 3);
-        label += QString("  %1 %2/%3").arg(amplitude, unitOf(c), perMm ? "mm" : "div");
+        label += QString("  %1 %2/%3").arg(amplitudeText(v), unitOf(c), perMm ? "mm" : "div");
     } else if (!unitOf(c).isEmpty()) {
         label += " (" + unitOf(c) + ")";
     }

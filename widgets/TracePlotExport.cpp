@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QPdfWriter>
 #include <QPicture>
+#include <QSaveFile>
 #include <QThreadPool>
 #include <qcustomplot.h>
 
@@ -33,8 +34,7 @@ void TracePlot::updateScaleBars()
         bars.seconds = barSeconds(static_cast<double>(m_range.duration()) / 1e6);
         const std::size_t c = m_channels.front();
         if (const double v = unitsPerDivision(c); v > 0 && !sensitivity().isAuto())
-            bars.amplitude =
-                QString("%1 %2").arg(v >= 100 ? QString::number(v, 'f', 0) : QString::number(v, 'g', 3), unitOf(c));
+            bars.amplitude = QString("%1 %2").arg(amplitudeText(v), unitOf(c));
     }
     m_over->setScaleBars(bars);
 }
@@ -53,25 +53,25 @@ void TracePlot::exportPage(const QString& path, QSize size, std::function<void(Q
     }
     const QPointer<TracePlot> self(this);
     QThreadPool::globalInstance()->start([self, picture, path, size, pdf, done = std::move(done)] {
-        QString error;
-        if (pdf) {
-            QPdfWriter writer(path);
+        QSaveFile file(path); // a temporary file renamed over `path` once whole: never half a picture
+        bool written = file.open(QIODevice::WriteOnly);
+        if (written && pdf) {
+            QPdfWriter writer(&file);
             writer.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point)); // 96 px to the inch
             writer.setPageMargins(QMarginsF());
             writer.setResolution(96);
             QPainter painter(&writer);
-            if (!painter.isActive())
-                error = QString("%1: cannot be written").arg(path);
-            else
-                painter.drawPicture(0, 0, picture);
-        } else {
+            written = painter.isActive();
+            if (written) painter.drawPicture(0, 0, picture);
+        } else if (written) {
             QImage image(size, QImage::Format_ARGB32_Premultiplied);
             image.fill(Qt::white);
             QPainter painter(&image);
             painter.drawPicture(0, 0, picture);
             painter.end();
-            if (!image.save(path, "PNG")) error = QString("%1: cannot be written").arg(path);
+            written = image.save(&file, "PNG");
         }
+        const QString error = written && file.commit() ? QString() : QString("%1: cannot be written").arg(path);
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
             [self, error, done] {

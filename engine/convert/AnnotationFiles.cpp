@@ -3,6 +3,7 @@
 
 #include "convert/CsvSideFiles.h"
 #include "convert/EdfExport.h"
+#include "core/AsciiLower.h"
 #include "core/TimeFormat.h"
 #include "formats/RecordingOpener.h"
 #include "formats/edf/EdfIdentity.h"
@@ -25,9 +26,7 @@ namespace edf = formats::edf;
 
 std::string extensionOf(const std::string& path)
 {
-    std::string e = std::filesystem::path(path).extension().string();
-    for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return e;
+    return core::asciiLower(std::filesystem::path(path).extension().string());
 }
 
 core::Status replaceWith(const std::string& path, const std::string& bytes)

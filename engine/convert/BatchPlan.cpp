@@ -1,8 +1,9 @@
 // Finding recordings, naming their outputs, sharding.
 #include "convert/BatchPlan.h"
 
+#include "core/AsciiLower.h"
+
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <map>
@@ -17,12 +18,6 @@ using core::makeError;
 
 namespace {
 
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
 bool endsWith(const std::string& s, const std::string& suffix)
 {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -31,7 +26,7 @@ bool endsWith(const std::string& s, const std::string& suffix)
 // The recording extension of a path ("mefd.tar", "mefd", "edf", "bdf"), or empty when it is none.
 std::string recordingExtension(const fs::path& p, bool isDirectory)
 {
-    const std::string name = lower(p.filename().string());
+    const std::string name = core::asciiLower(p.filename().string());
     if (name.find(".tmp-") != std::string::npos) return {}; // a writer's temporary
     if (isDirectory) return endsWith(name, ".mefd") ? "mefd" : "";
     for (const char* ext : {"mefd.tar", "edf", "bdf"})

@@ -2,20 +2,14 @@
 // voltage is EEG (scalp or intracranial) and anything else is Other.
 #include "core/ChannelType.h"
 
+#include "core/AsciiLower.h"
+
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace lv::core {
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 bool startsWithAny(const std::string& s, std::initializer_list<std::string_view> prefixes)
 {
@@ -51,7 +45,7 @@ bool isVoltage(const std::string& unit)
 
 ChannelType guessChannelType(const ChannelInfo& channel)
 {
-    const std::string name = lower(channel.name), unit = lower(channel.unit);
+    const std::string name = asciiLower(channel.name), unit = asciiLower(channel.unit);
     if (const auto t = edfTypeWord(name)) return *t;
     if (name == "status" || unit == "boolean" || startsWithAny(name, {"sti", "trig", "marker", "event"}))
         return ChannelType::Trigger;

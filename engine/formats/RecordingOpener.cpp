@@ -1,11 +1,12 @@
 // Format dispatch: EDF/EDF+/BDF files (by extension or content), MEF 3.0 sessions (.mefd, .mefd.tar, .timd).
 #include "formats/RecordingOpener.h"
 
+#include "core/AsciiLower.h"
+
 #include "formats/edf/EdfRecording.h"
 #include "formats/mef3/MefRecording.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -46,8 +47,7 @@ bool looksLikeEdf(const std::string& path)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return false;
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string ext = core::asciiLower(std::filesystem::path(path).extension().string());
     if (ext == ".edf" || ext == ".bdf") return true;
     char magic[8] = {};
     std::ifstream in(path, std::ios::binary);
@@ -74,9 +74,7 @@ const ReadableFormat* readableFormatOf(const std::string& path)
 {
     std::string name = path;
     while (name.size() > 1 && name.back() == '/') name.pop_back();
-    name = std::filesystem::path(name).filename().string();
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    name = core::asciiLower(std::filesystem::path(name).filename().string());
     for (const ReadableFormat& format : readableFormats())
         for (const std::string& pattern : format.patterns) {
             const std::string_view suffix = std::string_view(pattern).substr(1); // "*.edf" -> ".edf"

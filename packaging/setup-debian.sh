@@ -10,6 +10,9 @@ packages=(
   clang libclang-rt-14-dev clang-format clang-tidy
   python3 python3-numpy python3-mne
   edfbrowser xvfb xauth biosig-tools
+  librsvg2-bin icoutils icnsutils desktop-file-utils appstream help2man
+  xdg-utils libfile-mimeinfo-perl nsis dpkg-dev file
+  g++-mingw-w64-x86-64-posix
 )
 # Installed without their recommends (slurm-wlm's pull in about 25 plugin packages): the one-node cluster
 # of packaging/slurm-check.sh needs only the daemons, the client commands and munge.

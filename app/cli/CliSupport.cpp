@@ -1,6 +1,8 @@
 // Opening, selection, progress on a terminal, and Ctrl-C cancellation for the CLI.
 #include "CliSupport.h"
 
+#include "ProgressBars.h"
+
 #include "common/ErrorText.h"
 #include "convert/Selection.h"
 #include "core/TextEscape.h"
@@ -15,7 +17,6 @@
 #include <cstdio>
 #include <mutex>
 #include <sstream>
-#include <unistd.h>
 
 namespace lv::cli {
 
@@ -105,7 +106,7 @@ core::ReadControl jobControl(core::TaskRunner* runner, const std::string& what)
     core::ReadControl control;
     control.runner = runner;
     control.cancel = cancelToken();
-    if (::isatty(STDERR_FILENO))
+    if (stderrIsTerminal())
         control.progress = [what](std::uint64_t done, std::uint64_t total) { showProgress(what, done, total); };
     return control;
 }

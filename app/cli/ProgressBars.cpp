@@ -6,8 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#ifdef _WIN32
+#include <io.h>
+#include <windows.h>
+#else
 #include <sys/ioctl.h>
 #include <unistd.h>
+#endif
 
 namespace lv::cli {
 
@@ -15,8 +20,16 @@ namespace {
 
 std::size_t terminalWidth()
 {
+#ifdef _WIN32
+    CONSOLE_SCREEN_BUFFER_INFO info{};
+    if (::GetConsoleScreenBufferInfo(::GetStdHandle(STD_ERROR_HANDLE), &info)) {
+        const int columns = info.srWindow.Right - info.srWindow.Left + 1;
+        if (columns >= 40) return static_cast<std::size_t>(columns);
+    }
+#else
     winsize size{};
     if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40) return size.ws_col;
+#endif
     return 80;
 }
 
@@ -58,7 +71,11 @@ std::string progressLine(const std::string& label, const convert::JobProgress& p
     return name + "  " + tail;
 }
 
+#ifdef _WIN32
+bool stderrIsTerminal() { return ::_isatty(::_fileno(stderr)) != 0; }
+#else
 bool stderrIsTerminal() { return ::isatty(STDERR_FILENO) != 0; }
+#endif
 
 ProgressBars::ProgressBars(bool enabled) : m_enabled(enabled) {}
 

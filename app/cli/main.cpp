@@ -11,7 +11,9 @@
 
 int main(int argc, char** argv)
 {
+#ifdef SIGXFSZ
     std::signal(SIGXFSZ, SIG_IGN); // a file size limit fails the write with a message instead of killing us
+#endif
     CLI::App app{"longview-cli: inspect, check, convert and merge long multi-channel recordings"};
     app.name("longview-cli");
     app.set_version_flag("--version", std::string("longview-cli ") + lv::core::kVersion);

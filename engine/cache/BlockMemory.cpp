@@ -1,14 +1,14 @@
-// Slabs of 2 MiB per slot size; a freed slot is given back with MADV_DONTNEED and reused later; an empty slab is
-// unmapped. Sizes beyond a quarter slab get a mapping of their own.
+// Slabs of 2 MiB per slot size (io/MemoryPages); a freed slot's pages are given back to the system and the slot
+// reused later; an empty slab is unmapped. Sizes beyond a quarter slab get a mapping of their own.
 #include "cache/BlockMemory.h"
+
+#include "io/MemoryPages.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace lv::cache {
 
@@ -24,11 +24,7 @@ constexpr bool kSanitized = true;
 constexpr bool kSanitized = false;
 #endif
 
-std::size_t pageBytes()
-{
-    static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    return page;
-}
+std::size_t pageBytes() { return io::pageSize(); }
 
 struct Slab {
     std::byte* base = nullptr;
@@ -51,11 +47,7 @@ Slabs& slabs()
     return *s;
 }
 
-void* mapPages(std::size_t bytes)
-{
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
-}
+void* mapPages(std::size_t bytes) { return io::allocatePages(bytes); }
 
 Slab* newSlab(Slabs& s, std::size_t slotBytes) // s.mutex held
 {
@@ -119,19 +111,19 @@ void BlockMemory::deallocate(void* p, std::size_t bytes)
     if (!slab || at >= slab->base + kSlabBytes || slab->slotBytes != slot) {
         lock.unlock();
         if (slot > kSlabBytes / 4)
-            ::munmap(p, slot);
+            io::freePages(p, slot);
         else
             ::operator delete (p, std::align_val_t{64}); // what allocate fell back to
         return;
     }
-    (void)::madvise(at, slot, MADV_DONTNEED); // the pages leave the resident set now
+    io::discardPages(at, slot); // the pages leave the resident set now
     slab->freeSlots.push_back(static_cast<std::uint32_t>((at - slab->base) / slot));
     --slab->used;
     auto& room = s.withRoom[slot];
     room.emplace(slab->base, slab);
     if (slab->used == 0 && room.size() > 1) { // keep one empty slab per size: no map/unmap churn
         room.erase(slab->base);
-        ::munmap(slab->base, kSlabBytes);
+        io::freePages(slab->base, kSlabBytes);
         s.mapped -= kSlabBytes;
         s.byBase.erase(slab->base);
     }

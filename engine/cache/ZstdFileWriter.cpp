@@ -1,11 +1,12 @@
-// Streaming compression with ZSTD_compressStream2, written with pwrite in pieces; rename at the end.
+// Streaming compression with ZSTD_compressStream2, written at offsets in pieces; moved into place at the end.
 #include "cache/ZstdFileWriter.h"
 
+#include "io/FileSystem.h"
+#include "io/Path.h"
+
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <unistd.h>
+#include <filesystem>
 #include <zstd.h>
 
 namespace lv::cache {
@@ -15,8 +16,9 @@ core::Result<std::unique_ptr<ZstdFileWriter>> ZstdFileWriter::create(const std::
 {
     std::unique_ptr<ZstdFileWriter> w(new ZstdFileWriter());
     w->m_path = path;
-    w->m_temp = path + ".tmp-" + std::to_string(::getpid());
-    ::unlink(w->m_temp.c_str());
+    w->m_temp = path + ".tmp-" + std::to_string(io::processId());
+    std::error_code ec;
+    std::filesystem::remove(io::toPath(w->m_temp), ec);
     auto file = io::WritableFile::create(w->m_temp);
     if (!file) return file.error();
     w->m_file = std::move(*file);
@@ -36,7 +38,8 @@ ZstdFileWriter::~ZstdFileWriter()
     ZSTD_freeCCtx(m_context);
     if (!m_committed && !m_temp.empty()) {
         (void)m_file.close();
-        ::unlink(m_temp.c_str());
+        std::error_code ec;
+        std::filesystem::remove(io::toPath(m_temp), ec);
     }
 }
 
@@ -72,9 +75,8 @@ core::Status ZstdFileWriter::commit()
 {
     LV_TRY(compress(true));
     LV_TRY(m_file.close());
-    if (::rename(m_temp.c_str(), m_path.c_str()) != 0)
-        return core::makeError(core::ErrorCode::WriteFailed,
-                               std::string("cannot move into place: ") + std::strerror(errno), m_path);
+    if (io::SystemError e = io::moveReplacing(io::toPath(m_temp), io::toPath(m_path)); !e.ok())
+        return core::makeError(core::ErrorCode::WriteFailed, "cannot move into place: " + e.text, m_path);
     m_committed = true;
     return {};
 }

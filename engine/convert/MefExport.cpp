@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <limits>
 #include <numeric>
-#include <unistd.h>
 
 namespace lv::convert {
 

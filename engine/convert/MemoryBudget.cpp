@@ -1,9 +1,10 @@
 // The budget: a counter under a mutex; waiters wake when a job releases or every 100 ms to see cancellation.
 #include "convert/MemoryBudget.h"
 
+#include "io/MemoryPages.h"
+
 #include <algorithm>
 #include <chrono>
-#include <unistd.h>
 
 namespace lv::convert {
 
@@ -42,9 +43,8 @@ std::uint64_t MemoryBudget::peakHeld() const
 
 std::uint64_t defaultMemoryBudget()
 {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return std::uint64_t{4} << 30;
-    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) / 2;
+    const std::uint64_t physical = io::physicalMemoryBytes();
+    return physical == 0 ? std::uint64_t{4} << 30 : physical / 2;
 }
 
 } // namespace lv::convert

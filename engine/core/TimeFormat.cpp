@@ -112,6 +112,18 @@ Result<Uutc> parseIso(std::string_view t)
 
 } // namespace
 
+CivilTime civilTime(std::int64_t seconds)
+{
+    std::int64_t days = seconds / 86400, rest = seconds % 86400;
+    if (rest < 0) rest += 86400, --days;
+    CivilTime c;
+    civilFromDays(days, c.year, c.month, c.day);
+    c.hour = static_cast<unsigned>(rest / 3600);
+    c.minute = static_cast<unsigned>(rest / 60 % 60);
+    c.second = static_cast<unsigned>(rest % 60);
+    return c;
+}
+
 std::string formatIso(Uutc t)
 {
     std::int64_t days = t / kUsPerDay, rest = t % kUsPerDay;

@@ -9,6 +9,15 @@
 
 namespace lv::core {
 
+// A UTC time broken down (proleptic Gregorian): what gmtime_r gives, without the C library.
+struct CivilTime {
+    std::int64_t year = 1970;
+    unsigned month = 1, day = 1; // 1-12, 1-31
+    unsigned hour = 0, minute = 0, second = 0;
+};
+// The civil time of whole second `seconds` since 1970 (floor of a fraction is the caller's).
+CivilTime civilTime(std::int64_t seconds);
+
 // "2024-01-01T10:00:00.000000+00:00" (always UTC, always six fractional digits).
 std::string formatIso(Uutc t);
 

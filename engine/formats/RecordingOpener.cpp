@@ -2,42 +2,51 @@
 #include "formats/RecordingOpener.h"
 
 #include "core/AsciiLower.h"
+#include "io/FileSystem.h"
+#include "io/Path.h"
 
 #include "formats/edf/EdfRecording.h"
 #include "formats/mef3/MefRecording.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
-#include <sys/stat.h>
 
 namespace lv::formats {
 
 namespace {
 
-const char* kindOf(mode_t mode)
+const char* kindOf(io::FileStatus::Kind kind)
 {
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return nullptr;
+    switch (kind) {
+    case io::FileStatus::Kind::Fifo:
+        return "a FIFO";
+    case io::FileStatus::Kind::CharacterDevice:
+        return "a character device";
+    case io::FileStatus::Kind::BlockDevice:
+        return "a block device";
+    case io::FileStatus::Kind::Socket:
+        return "a socket";
+    default:
+        return nullptr;
+    }
 }
 
 } // namespace
 
 core::Status checkRecordingPath(const std::string& path)
 {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        if (errno == ENOENT) return core::makeError(core::ErrorCode::NotFound, "no such file or directory", path);
-        if (errno == ELOOP) return core::makeError(core::ErrorCode::Io, "too many levels of symbolic links", path);
-        return core::makeError(core::ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), path);
+    io::FileStatus st;
+    if (io::SystemError e = io::statPath(io::toPath(path), st); !e.ok()) {
+        using K = io::SystemError::Kind;
+        if (e.kind == K::NotFound) return core::makeError(core::ErrorCode::NotFound, "no such file or directory", path);
+        if (e.kind == K::LinkLoop)
+            return core::makeError(core::ErrorCode::Io, "too many levels of symbolic links", path);
+        return core::makeError(core::ErrorCode::Io, "cannot open: " + e.text, path);
     }
-    if (const char* kind = kindOf(st.st_mode))
+    if (const char* kind = kindOf(st.kind))
         return core::makeError(core::ErrorCode::Unsupported, std::string("is ") + kind + ", not a recording", path);
     return {};
 }
@@ -46,11 +55,12 @@ core::Status checkRecordingPath(const std::string& path)
 bool looksLikeEdf(const std::string& path)
 {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) return false;
-    const std::string ext = core::asciiLower(std::filesystem::path(path).extension().string());
+    const std::filesystem::path p = io::toPath(path);
+    if (!std::filesystem::is_regular_file(p, ec)) return false;
+    const std::string ext = core::asciiLower(io::toUtf8(p.extension()));
     if (ext == ".edf" || ext == ".bdf") return true;
     char magic[8] = {};
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(p, std::ios::binary);
     if (!in.read(magic, sizeof magic)) return false;
     return std::memcmp(magic, "0       ", 8) == 0 || std::memcmp(magic,
                                                                  "\xff"
@@ -74,7 +84,7 @@ const ReadableFormat* readableFormatOf(const std::string& path)
 {
     std::string name = path;
     while (name.size() > 1 && name.back() == '/') name.pop_back();
-    name = core::asciiLower(std::filesystem::path(name).filename().string());
+    name = core::asciiLower(io::toUtf8(io::toPath(name).filename()));
     for (const ReadableFormat& format : readableFormats())
         for (const std::string& pattern : format.patterns) {
             const std::string_view suffix = std::string_view(pattern).substr(1); // "*.edf" -> ".edf"

@@ -1,31 +1,23 @@
-// Temporary + fsync + no-replace rename, with errno turned into Error values naming the target; pieces written
-// with O_DIRECT where the file system takes it (the last one padded to a block, then the file cut to its size).
+// Temporary + sync + no-replace rename, with system failures turned into Error values naming the target; pieces
+// written with O_DIRECT where the file system takes it (the last one padded to a block, then the file cut to its size).
 #include "io/AtomicFile.h"
 
-#include "io/WritableFile.h"
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
+#include <new>
 #include <utility>
 
 namespace lv::io {
 
 using core::ErrorCode;
 
-void AtomicFile::FreeAligned::operator()(char* p) const { std::free(p); }
+void AtomicFile::FreeAligned::operator()(char* p) const { ::operator delete[](p, std::align_val_t{kAlign}); }
 
-AtomicFile::~AtomicFile()
-{
-    if (m_fd >= 0) ::close(m_fd); // m_temp's destructor then removes the file unless committed
-}
+AtomicFile::~AtomicFile() = default; // m_file closes, then m_temp removes the file unless committed
 
-core::Error AtomicFile::failure(const std::string& what) const
+core::Error AtomicFile::failure(const std::string& what, const SystemError& e) const
 {
-    return core::makeError(writeFailureCode(errno), what + ": " + std::strerror(errno), m_target);
+    return core::makeError(writeFailureCode(e), what + ": " + e.text, m_target);
 }
 
 core::Status AtomicFile::open(const std::string& target)
@@ -34,24 +26,17 @@ core::Status AtomicFile::open(const std::string& target)
     auto temp = Temporary::create(target, Temporary::Kind::File);
     if (!temp) return temp.error();
     m_temp = std::move(*temp);
-    m_fd = ::dup(m_temp.fd()); // our own descriptor; m_temp's keeps the lock
-    if (m_fd < 0) return failure("cannot open the temporary output");
-    m_piece.reset(static_cast<char*>(std::aligned_alloc(kAlign, kPieceBytes)));
+    if (SystemError e = m_temp.file().duplicate(m_file); !e.ok()) return failure("cannot open the temporary output", e);
+    m_piece.reset(static_cast<char*>(::operator new[](kPieceBytes, std::align_val_t{kAlign}, std::nothrow)));
     if (!m_piece) return core::makeError(ErrorCode::WriteFailed, "out of memory for the output's buffer", m_target);
-#ifdef O_DIRECT
-    const int flags = ::fcntl(m_fd, F_GETFL);
-    m_direct = flags >= 0 && ::fcntl(m_fd, F_SETFL, flags | O_DIRECT) == 0;
-#endif
+    m_direct = m_file.setDirect(true);
     return {};
 }
 
 // Back to the page cache (a file system that took the flag but refuses direct writes).
 void AtomicFile::stopDirect()
 {
-#ifdef O_DIRECT
-    const int flags = ::fcntl(m_fd, F_GETFL);
-    if (flags >= 0) ::fcntl(m_fd, F_SETFL, flags & ~O_DIRECT);
-#endif
+    m_file.setDirect(false);
     m_direct = false;
 }
 
@@ -66,21 +51,16 @@ core::Status AtomicFile::flushPiece(bool last)
         std::memset(m_piece.get() + length, 0, padded - length);
         length = padded;
     }
-    for (std::size_t done = 0; done < length;) {
-        const ssize_t n = ::pwrite(m_fd, m_piece.get() + done, length - done, static_cast<off_t>(m_written + done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && errno == EINVAL && m_direct && done == 0) { // direct writes refused here: buffered from now
-            stopDirect();
-            length = m_filled;
-            continue;
-        }
-        if (n <= 0) return failure("cannot write the output");
-        done += static_cast<std::size_t>(n);
+    const auto* piece = reinterpret_cast<const std::uint8_t*>(m_piece.get());
+    std::size_t done = 0;
+    SystemError e = m_file.writeAt(m_written, {piece, length}, done);
+    if (!e.ok() && e.kind == SystemError::Kind::Unsupported && m_direct && done == 0) { // direct writes refused
+        stopDirect();                                                                   // here: buffered from now
+        length = m_filled;
+        e = m_file.writeAt(m_written, {piece, length}, done);
     }
-#ifdef __linux__
-    if (!m_direct) // start the disk writes now, so that the sync at the end has little left to wait for
-        ::sync_file_range(m_fd, static_cast<off_t>(m_written), static_cast<off_t>(m_filled), SYNC_FILE_RANGE_WRITE);
-#endif
+    if (!e.ok()) return failure("cannot write the output", e);
+    if (!m_direct) m_file.startWriteBack(m_written, m_filled); // so that the sync at the end has little to wait for
     m_written += m_filled;
     m_filled = 0;
     return {};
@@ -88,7 +68,7 @@ core::Status AtomicFile::flushPiece(bool last)
 
 core::Status AtomicFile::write(std::string_view bytes)
 {
-    if (m_fd < 0 || m_finished) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
+    if (!m_file.isOpen() || m_finished) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
     while (!bytes.empty()) {
         const std::size_t n = std::min(bytes.size(), kPieceBytes - m_filled);
         std::memcpy(m_piece.get() + m_filled, bytes.data(), n);
@@ -101,17 +81,17 @@ core::Status AtomicFile::write(std::string_view bytes)
 
 core::Status AtomicFile::finish()
 {
-    if (m_fd < 0 || m_finished) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
+    if (!m_file.isOpen() || m_finished) return core::makeError(ErrorCode::WriteFailed, "output is not open", m_target);
     const std::uint64_t size = m_written + m_filled;
     core::Status flushed = flushPiece(true);
-    if (flushed && ::ftruncate(m_fd, static_cast<off_t>(size)) != 0)
-        flushed = failure("cannot finish writing the output");
-    if (flushed && ::fsync(m_fd) != 0) flushed = failure("cannot finish writing the output");
-    const bool closed = ::close(m_fd) == 0;
-    m_fd = -1;
+    if (flushed)
+        if (SystemError e = m_file.truncate(size); !e.ok()) flushed = failure("cannot finish writing the output", e);
+    if (flushed)
+        if (SystemError e = m_file.syncAll(); !e.ok()) flushed = failure("cannot finish writing the output", e);
+    const SystemError closed = m_file.close();
     m_piece.reset();
     if (!flushed) return flushed.error();
-    if (!closed) return failure("cannot finish writing the output");
+    if (!closed.ok()) return failure("cannot finish writing the output", closed);
     m_finished = true;
     return {};
 }

@@ -39,7 +39,7 @@ private:
     struct FreeAligned {
         void operator()(char* p) const;
     };
-    core::Error failure(const std::string& what) const;
+    core::Error failure(const std::string& what, const SystemError& e) const;
     core::Status flushPiece(bool last);
     void stopDirect();
 
@@ -47,7 +47,7 @@ private:
     static constexpr std::size_t kAlign = 4096;
     std::string m_target;
     Temporary m_temp;
-    int m_fd = -1;                                // our own descriptor of the temporary (m_temp's holds the lock)
+    NativeFile m_file;                            // our own handle on the temporary (m_temp's holds the lock)
     std::unique_ptr<char[], FreeAligned> m_piece; // kPieceBytes, aligned to kAlign
     std::size_t m_filled = 0;                     // bytes of m_piece in use
     std::uint64_t m_written = 0;                  // bytes of the file before m_piece

@@ -1,13 +1,12 @@
-// File (pread), subrange and memory implementations of ByteSource.
+// File (NativeFile), subrange and memory implementations of ByteSource.
 #include "io/ByteSource.h"
 
+#include "io/NativeFile.h"
+#include "io/Path.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <mutex>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace lv::io {
 
@@ -45,8 +44,11 @@ core::Error truncated(const std::string& path, std::uint64_t offset, std::size_t
 
 class FileSource final : public ByteSource {
 public:
-    FileSource(int fd, std::uint64_t size, std::string path) : m_fd(fd), m_size(size), m_path(std::move(path)) {}
-    ~FileSource() override { ::close(m_fd); }
+    FileSource(NativeFile file, std::uint64_t size, std::string path)
+        : m_file(std::move(file))
+        , m_size(size)
+        , m_path(std::move(path))
+    {}
     const std::string& path() const override { return m_path; }
     std::uint64_t size() const override { return m_size; }
 
@@ -54,29 +56,16 @@ public:
     {
         if (offset > m_size || out.size() > m_size - offset) return truncated(m_path, offset, out.size(), m_size);
         std::size_t done = 0;
-        while (done < out.size()) {
-            const ssize_t n = ::pread(m_fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0)
-                return makeError(ErrorCode::Io, std::string("read failed: ") + std::strerror(errno), m_path,
-                                 static_cast<std::int64_t>(offset + done));
-            if (n == 0) return truncated(m_path, offset, out.size(), offset + done);
-            done += static_cast<std::size_t>(n);
-        }
+        if (SystemError e = m_file.readAt(offset, out, done); !e.ok())
+            return makeError(ErrorCode::Io, "read failed: " + e.text, m_path, static_cast<std::int64_t>(offset + done));
+        if (done < out.size()) return truncated(m_path, offset, out.size(), offset + done);
         return {};
     }
 
-    void willNeed(std::uint64_t offset, std::uint64_t size) const override
-    {
-#ifdef POSIX_FADV_WILLNEED
-        ::posix_fadvise(m_fd, static_cast<off_t>(offset), static_cast<off_t>(size), POSIX_FADV_WILLNEED);
-#else
-        (void)offset, (void)size;
-#endif
-    }
+    void willNeed(std::uint64_t offset, std::uint64_t size) const override { m_file.willNeed(offset, size); }
 
 private:
-    int m_fd;
+    NativeFile m_file;
     std::uint64_t m_size;
     std::string m_path;
 };
@@ -134,16 +123,13 @@ private:
 
 core::Result<ByteSourcePtr> openFile(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return makeError(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io,
-                         std::string("cannot open: ") + std::strerror(errno), path);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return makeError(ErrorCode::Io, "not a regular file", path);
-    }
-    return ByteSourcePtr(std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path));
+    NativeFile file;
+    if (SystemError e = file.open(toPath(path), NativeFile::Mode::Read); !e.ok())
+        return makeError(e.kind == SystemError::Kind::NotFound ? ErrorCode::NotFound : ErrorCode::Io,
+                         "cannot open: " + e.text, path);
+    std::uint64_t size = 0;
+    if (!file.isRegularFile() || !file.size(size).ok()) return makeError(ErrorCode::Io, "not a regular file", path);
+    return ByteSourcePtr(std::make_shared<FileSource>(std::move(file), size, path));
 }
 
 ByteSourcePtr subrange(ByteSourcePtr parent, std::uint64_t offset, std::uint64_t size, std::string path)

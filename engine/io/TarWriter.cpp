@@ -150,7 +150,7 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
     fs::create_directories(targetDir, ec);
     if (ec) {
         const core::Error error =
-            makeError(io::writeFailureCode(ec.value()), "cannot create the folder: " + ec.message(), targetDir);
+            makeError(io::writeFailureCode(ec), "cannot create the folder: " + ec.message(), targetDir);
         if (!created.empty()) fs::remove_all(created, ec);
         return error;
     }
@@ -182,7 +182,7 @@ core::Status extractTar(const std::string& archivePath, const std::string& targe
         const fs::path dest = work / m.path;
         const std::string shown = (fs::path(targetDir) / m.path).string();
         fs::create_directories(m.isDirectory ? dest : dest.parent_path(), ec);
-        if (ec) return cleanup(), makeError(io::writeFailureCode(ec.value()), "cannot write: " + ec.message(), shown);
+        if (ec) return cleanup(), makeError(io::writeFailureCode(ec), "cannot write: " + ec.message(), shown);
         if (m.isDirectory) continue;
         if (core::Status copied = copyMember(**archive, m, dest.string()); !copied) {
             core::Error error = copied.error();

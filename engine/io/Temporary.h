@@ -2,16 +2,18 @@
 #pragma once
 
 #include "core/Error.h"
+#include "io/NativeFile.h"
 
 #include <string>
 
 namespace lv::io {
 
 // "<target>.tmp-<pid>-<n>", created exclusively and held under an exclusive flock() from its creation until it
-// is published or dropped. The kernel drops the lock when the process ends, however it ends (kill -9
-// included), so a temporary whose lock can be taken belongs to nobody: removeDeadTemporaries() removes those.
-// The lock, not the pid in the name, decides: pid reuse, other pid namespaces (containers) and other hosts
-// sharing the folder cannot make a live writer's temporary look dead.
+// is published or dropped (on Windows: held open in a sharing mode that forbids deleting it). The kernel drops
+// the lock when the process ends, however it ends (kill -9 included), so a temporary whose lock can be taken
+// belongs to nobody: removeDeadTemporaries() removes those. The lock, not the pid in the name, decides: pid
+// reuse, other pid namespaces (containers) and other hosts sharing the folder cannot make a live writer's
+// temporary look dead.
 class Temporary {
 public:
     enum class Kind { File, Directory };
@@ -24,7 +26,7 @@ public:
     Temporary& operator=(const Temporary&) = delete;
 
     // Removes the dead temporaries of `target`, then creates and locks a new one. A file is opened read-write
-    // (mode 0666 less the umask); fd() is its descriptor, owned by this object.
+    // (mode 0666 less the umask); file() is its handle, owned by this object.
     static core::Result<Temporary> create(const std::string& target, Kind kind);
 
     // Renames the temporary to `target` unless something exists there (renameNoReplace); afterwards nothing is
@@ -33,12 +35,13 @@ public:
     // Removes the temporary now (the destructor's work).
     void drop();
 
-    int fd() const { return m_fd; }
+    const NativeFile& file() const { return m_file; }
+    NativeFile& file() { return m_file; }
     const std::string& path() const { return m_path; }
 
 private:
     std::string m_path;
-    int m_fd = -1;
+    NativeFile m_file;
     Kind m_kind = Kind::File;
 };
 
@@ -47,11 +50,11 @@ private:
 void removeDeadTemporaries(const std::string& target);
 
 // Moves `from` to `to` only if nothing exists at `to`, atomically: renameat2(RENAME_NOREPLACE) on Linux,
-// renamex_np(RENAME_EXCL) on macOS; where the file system does not support that (EINVAL, ENOSYS, ENOTSUP), a
-// file is hard-linked to `to` (link fails if `to` exists) and `from` unlinked. Only where neither works (a
-// directory there, or a file system without hard links such as FAT) does it fall back to a check followed by
-// rename(), which is not atomic. An existing `to` is a WriteFailed error (exit 4) "the output already exists; choose
-// a new name" naming `to`.
+// renamex_np(RENAME_EXCL) on macOS, MoveFileExW on Windows (io/FileSystem.h); where the file system does not support
+// that (EINVAL, ENOSYS, ENOTSUP), a file is hard-linked to `to` (link fails if `to` exists) and `from` unlinked. Only
+// where neither works (a directory there, or a file system without hard links such as FAT) does it fall back to a check
+// followed by rename(), which is not atomic. An existing `to` is a WriteFailed error (exit 4) "the output already
+// exists; choose a new name" naming `to`.
 core::Status renameNoReplace(const std::string& from, const std::string& to);
 
 // The hard-link route of renameNoReplace, on its own (for files; exposed for tests).

@@ -1,7 +1,8 @@
-// A file written in place at explicit offsets (pwrite), with sync and truncate; errors name the file and offset.
+// A file written in place at explicit offsets, with sync and truncate; errors name the file and offset.
 #pragma once
 
 #include "core/Error.h"
+#include "io/NativeFile.h"
 
 #include <cstdint>
 #include <span>
@@ -11,36 +12,26 @@ namespace lv::io {
 
 class WritableFile {
 public:
-    WritableFile() = default;
-    ~WritableFile();
-    WritableFile(WritableFile&& other) noexcept;
-    WritableFile& operator=(WritableFile&& other) noexcept;
-    WritableFile(const WritableFile&) = delete;
-    WritableFile& operator=(const WritableFile&) = delete;
-
     // Creates `path` (it must not exist) or opens an existing file for reading and writing.
     static core::Result<WritableFile> create(const std::string& path);
     static core::Result<WritableFile> openExisting(const std::string& path);
 
     core::Status writeAt(std::uint64_t offset, std::span<const std::uint8_t> bytes);
     core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const;
-    core::Status sync();                       // data and size reach the disk (fdatasync)
+    core::Status sync();                       // data and size reach the disk
     core::Status truncate(std::uint64_t size); // drops everything from `size` on
     core::Result<std::uint64_t> size() const;
     core::Status close();
     const std::string& path() const { return m_path; }
 
 private:
-    core::Error failure(const std::string& what, std::uint64_t offset) const;
-    int m_fd = -1;
+    core::Error failure(const std::string& what, const SystemError& e, std::uint64_t offset) const;
+    NativeFile m_file;
     std::string m_path;
 };
 
 // Makes a rename or a new entry in `dir` durable.
 core::Status syncDirectory(const std::string& dir);
-
-// The code of an output failure with this errno: DiskFull for no space or a size limit, else WriteFailed.
-core::ErrorCode writeFailureCode(int error);
 
 // Writes `bytes` to a temporary file beside `path` and renames it over `path`; with `durable` the file is
 // synced before the rename and the directory after it.

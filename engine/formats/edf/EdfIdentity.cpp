@@ -1,6 +1,7 @@
 // EDF+ identification subfields: split, "X" and '_' undone, dates as ISO 8601; and the reverse for the writer.
 #include "formats/edf/EdfIdentity.h"
 
+#include "core/TimeFormat.h"
 #include "formats/edf/EdfHeader.h"
 
 #include <array>
@@ -120,12 +121,10 @@ std::string patientField(const core::SubjectInfo& subject)
 
 std::string recordingField(core::Uutc start, const core::SiteInfo& site, bool dateKnown)
 {
-    const std::time_t s = static_cast<std::time_t>(std::floor(static_cast<double>(start) / 1e6));
-    std::tm tm{};
-    gmtime_r(&s, &tm);
+    const auto s = static_cast<std::int64_t>(std::floor(static_cast<double>(start) / 1e6));
+    const core::CivilTime t = core::civilTime(s);
     char date[40];
-    std::snprintf(date, sizeof date, "%02d-%s-%04d", tm.tm_mday, kMonths[static_cast<std::size_t>(tm.tm_mon)],
-                  tm.tm_year + 1900);
+    std::snprintf(date, sizeof date, "%02u-%s-%04lld", t.day, kMonths[t.month - 1], static_cast<long long>(t.year));
     if (!dateKnown) std::snprintf(date, sizeof date, "X");
     return joined(
         {"Startdate", date, subfield(site.adminCode, 18), subfield(site.technician, 18), subfield(site.equipment, 18)});

@@ -1,6 +1,8 @@
 // Header fields are printable ASCII, left-aligned and space-padded; numbers fit their 8 characters.
 #include "formats/edf/EdfWriter.h"
 
+#include "core/TimeFormat.h"
+
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -63,12 +65,11 @@ core::Result<std::string> formatHeader(const WriterHeader& h)
                  : std::string("0       ");
     LV_TRY(put(out, 80, asciiField(h.patient, false), "patient"));
     LV_TRY(put(out, 80, asciiField(h.recording, false), "recording"));
-    const std::time_t seconds = static_cast<std::time_t>(std::floor(static_cast<double>(h.start) / 1e6));
-    std::tm t{};
-    gmtime_r(&seconds, &t);
+    const core::CivilTime t =
+        core::civilTime(static_cast<std::int64_t>(std::floor(static_cast<double>(h.start) / 1e6)));
     char text[32];
-    std::snprintf(text, sizeof text, "%02d.%02d.%02d%02d.%02d.%02d", t.tm_mday, t.tm_mon + 1, t.tm_year % 100,
-                  t.tm_hour, t.tm_min, t.tm_sec);
+    std::snprintf(text, sizeof text, "%02u.%02u.%02u%02u.%02u.%02u", t.day, t.month,
+                  static_cast<unsigned>(t.year % 100), t.hour, t.minute, t.second);
     out += text;
     LV_TRY(put(out, 8, std::to_string(256 * (ns + 1)), "header size"));
     const std::string kind = std::string(h.bdf ? "BDF+" : "EDF+") + (h.discontinuous ? "D" : "C");

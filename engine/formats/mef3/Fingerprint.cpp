@@ -3,15 +3,13 @@
 #include "formats/mef3/Fingerprint.h"
 
 #include "formats/mef3/SessionLayout.h"
+#include "io/FileSystem.h"
+#include "io/Path.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <dirent.h>
 #include <filesystem>
 #include <string_view>
-#include <sys/stat.h>
 
 namespace lv::formats::mef3 {
 
@@ -21,48 +19,35 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::int64_t nanoseconds(const timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+// One stat (io::statPath): kind, size, times in ns, file id.
+core::Result<io::FileStatus> statOf(const std::string& path)
+{
+    io::FileStatus st;
+    if (io::SystemError e = io::statPath(io::toPath(path), st); !e.ok())
+        return makeError(ErrorCode::Io, "cannot stat: " + e.text, path);
+    return st;
+}
 
-// One stat: kind, size and modification time in ns (POSIX, like the byte sources).
 core::Result<io::TreeEntry> statEntry(const std::string& path, std::string name)
 {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(errno), path);
-    io::TreeEntry e{std::move(name), S_ISDIR(st.st_mode), 0, nanoseconds(st.st_mtim)};
-    if (!e.isDirectory) e.size = static_cast<std::uint64_t>(st.st_size);
-    return e;
+    auto st = statOf(path);
+    if (!st) return st.error();
+    return io::TreeEntry{std::move(name), st->kind == io::FileStatus::Kind::Directory, st->size, st->mtimeNs};
 }
 
-FileStamp stampOf(const struct stat& st)
-{
-    return {S_ISDIR(st.st_mode) ? 0 : static_cast<std::uint64_t>(st.st_size), nanoseconds(st.st_mtim),
-            nanoseconds(st.st_ctim), static_cast<std::uint64_t>(st.st_ino)};
-}
+FileStamp stampOf(const io::FileStatus& st) { return {st.size, st.mtimeNs, st.ctimeNs, st.fileId}; }
 
-// Calls visit(name, isDirectory) for each entry of folder `path` but "." and "..": one readdir pass, kinds from
-// the entries themselves (a stat only where the file system does not give them).
+// Calls visit(name, isDirectory) for each entry of folder `path` but "." and ".." (io::forEachEntry: one pass,
+// kinds from the listing itself) until it fails.
 template <typename Visit>
 core::Status forEachEntry(const std::string& path, Visit&& visit)
 {
-    DIR* dir = ::opendir(path.c_str());
-    if (!dir) return makeError(ErrorCode::Io, std::string("cannot list directory: ") + std::strerror(errno), path);
     core::Status status;
-    errno = 0;
-    while (const dirent* e = ::readdir(dir)) {
-        const std::string_view name(e->d_name);
-        if (name == "." || name == "..") continue;
-        bool isDirectory = e->d_type == DT_DIR;
-        if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
-            struct stat st {};
-            isDirectory = ::stat((path + "/" + e->d_name).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-        }
-        if (status = visit(name, isDirectory); !status.ok()) break;
-        errno = 0;
-    }
-    if (status.ok() && errno != 0)
-        status = makeError(ErrorCode::Io, std::string("cannot list directory: ") + std::strerror(errno), path);
-    ::closedir(dir);
+    const io::SystemError e = io::forEachEntry(io::toPath(path), [&](std::string_view name, bool isDirectory) {
+        status = visit(name, isDirectory);
+        return status.ok();
+    });
+    if (status.ok() && !e.ok()) return makeError(ErrorCode::Io, "cannot list directory: " + e.text, path);
     return status;
 }
 
@@ -123,11 +108,10 @@ core::Result<ChannelStamp> stampChannel(const std::string& root, const std::stri
     c.dir = dir;
     c.stampedAtNs = wallClockNs();
     const std::string path = io::joinPath(root, dir);
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(errno), path);
-    c.mtimeNs = nanoseconds(st.st_mtim);
-    c.ctimeNs = nanoseconds(st.st_ctim);
+    auto st = statOf(path);
+    if (!st) return st.error();
+    c.mtimeNs = st->mtimeNs;
+    c.ctimeNs = st->ctimeNs;
     std::string lastName;
     LV_TRY(forEachEntry(path, [&](std::string_view name, bool isDirectory) -> core::Status {
         ++c.entries;
@@ -153,9 +137,9 @@ core::Result<ChannelStamp> stampChannel(const std::string& root, const std::stri
 core::Result<std::pair<bool, ChannelStamp>> recheckChannel(const std::string& root, const ChannelStamp& then)
 {
     const std::string path = io::joinPath(root, then.dir);
-    struct stat st {};
-    const bool settled = ::stat(path.c_str(), &st) == 0 && nanoseconds(st.st_mtim) == then.mtimeNs &&
-                         nanoseconds(st.st_ctim) == then.ctimeNs && then.ctimeNs <= then.stampedAtNs - kSettledFolderNs;
+    io::FileStatus st;
+    const bool settled = io::statPath(io::toPath(path), st).ok() && st.mtimeNs == then.mtimeNs &&
+                         st.ctimeNs == then.ctimeNs && then.ctimeNs <= then.stampedAtNs - kSettledFolderNs;
     if (settled) {
         ChannelStamp now = then;
         bool ok = true;
@@ -207,10 +191,9 @@ core::Result<Fingerprint> takeFingerprintOf(const std::string& root, bool archiv
 
 core::Result<FileStamp> stampFile(const std::string& path)
 {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return makeError(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(errno), path);
-    return stampOf(st);
+    auto st = statOf(path);
+    if (!st) return st.error();
+    return stampOf(*st);
 }
 
 std::vector<std::string> segmentStampPaths(const std::string& dataPath, bool withRecords)

@@ -5,14 +5,15 @@
 #include "formats/mef3/Crc32.h"
 #include "formats/mef3/RedBlock.h"
 #include "io/ByteSource.h"
+#include "io/FileSystem.h"
+#include "io/Path.h"
+#include "io/WritableFile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <sys/stat.h>
 
 namespace lv::formats::mef3 {
 
@@ -65,10 +66,9 @@ core::Result<std::unique_ptr<SegmentWriter>> SegmentWriter::create(SegmentSetup 
     const std::string final = s.directory();
     const std::string temp = final + ".tmp"; // not a "*.segd" name: readers skip it
     std::error_code ec;
-    std::filesystem::remove_all(temp, ec);
-    if (::mkdir(temp.c_str(), 0777) != 0)
-        return makeError(io::writeFailureCode(errno),
-                         std::string("cannot create the segment directory: ") + std::strerror(errno), temp);
+    std::filesystem::remove_all(io::toPath(temp), ec);
+    if (io::SystemError e = io::createFolder(io::toPath(temp)); !e.ok())
+        return makeError(io::writeFailureCode(e), "cannot create the segment directory: " + e.text, temp);
     w->m_section3.recordingTimeOffset = s.timeOffset.on ? s.timeOffset.field : 0; // 0: times are true uUTC
     w->m_section3.dstStartTime = w->m_section3.dstEndTime = 0;
     w->m_section3.subjectName1 = s.subjectName;
@@ -88,9 +88,8 @@ core::Result<std::unique_ptr<SegmentWriter>> SegmentWriter::create(SegmentSetup 
         if (durable) LV_TRY(tidx->sync());
         LV_TRY(io::replaceFile(base + ".tmet", serializeTimeSeriesMetadata(w->metadata(), s.keys), durable));
     }
-    if (std::rename(temp.c_str(), final.c_str()) != 0)
-        return makeError(ErrorCode::WriteFailed,
-                         std::string("cannot move the new segment into place: ") + std::strerror(errno), final);
+    if (io::SystemError e = io::moveReplacing(io::toPath(temp), io::toPath(final)); !e.ok())
+        return makeError(ErrorCode::WriteFailed, "cannot move the new segment into place: " + e.text, final);
     if (durable) LV_TRY(io::syncDirectory(s.channelDir));
     auto tdat = io::WritableFile::openExisting(s.file("tdat"));
     if (!tdat) return tdat.error();

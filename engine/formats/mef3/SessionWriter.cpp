@@ -5,14 +5,14 @@
 #include "formats/mef3/Records.h"
 #include "formats/mef3/UniversalHeader.h"
 #include "io/ByteSource.h"
+#include "io/FileSystem.h"
+#include "io/Path.h"
 #include "io/WritableFile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <sys/stat.h>
 
 namespace lv::formats::mef3 {
 
@@ -92,13 +92,12 @@ core::Result<std::unique_ptr<SessionWriter>> SessionWriter::create(const std::st
                                                                    const WriterOptions& options)
 {
     LV_TRY(checkPasswords(options));
-    if (::mkdir(path.c_str(), 0777) != 0) {
-        const int error = errno;
+    if (io::SystemError e = io::createFolder(io::toPath(path)); !e.ok()) {
         std::error_code ec;
-        const bool emptyDir = error == EEXIST && fs::is_directory(path, ec) && fs::is_empty(path, ec);
+        const bool emptyDir = e.kind == io::SystemError::Kind::Exists && fs::is_directory(io::toPath(path), ec) &&
+                              fs::is_empty(io::toPath(path), ec);
         if (!emptyDir) // an empty directory is taken as it is (a conversion's locked temporary)
-            return makeError(io::writeFailureCode(error),
-                             std::string("cannot create the session directory: ") + std::strerror(error), path);
+            return makeError(io::writeFailureCode(e), "cannot create the session directory: " + e.text, path);
     }
     auto writer = std::unique_ptr<SessionWriter>(new SessionWriter());
     writer->m_path = path;
@@ -176,9 +175,8 @@ core::Result<std::size_t> SessionWriter::addChannel(const ChannelSpec& spec)
     if (channelIndex(spec.name))
         return makeError(ErrorCode::InvalidArgument, "channel " + spec.name + " exists already");
     SegmentSetup s = channelTemplate(spec.name);
-    if (::mkdir(s.channelDir.c_str(), 0777) != 0)
-        return makeError(io::writeFailureCode(errno),
-                         std::string("cannot create the channel directory: ") + std::strerror(errno), s.channelDir);
+    if (io::SystemError e = io::createFolder(io::toPath(s.channelDir)); !e.ok())
+        return makeError(io::writeFailureCode(e), "cannot create the channel directory: " + e.text, s.channelDir);
     s.fs = spec.fs;
     s.unit = spec.unit;
     s.conversionFactor = spec.conversionFactor;

@@ -16,6 +16,15 @@ namespace fs = std::filesystem;
 
 void writeText(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
+// Writes `text` at the start of an open temporary through its own handle.
+void writeThrough(lv::io::NativeFile& file, const std::string& text)
+{
+    std::size_t done = 0;
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+    ASSERT_TRUE(file.writeAt(0, {bytes, text.size()}, done).ok());
+    ASSERT_EQ(done, text.size());
+}
+
 std::string readText(const fs::path& path)
 {
     const auto bytes = test::readBytes(path);
@@ -78,7 +87,7 @@ TEST(Temporary, PublishRefusesAnExistingTargetAndKeepsIt)
     const std::string target = (dir.path() / "out.csv").string();
     auto t = Temporary::create(target, Temporary::Kind::File);
     ASSERT_TRUE(t.ok());
-    ASSERT_EQ(::write(t->fd(), "mine", 4), 4);
+    writeThrough(t->file(), "mine");
     writeText(target, "theirs");
     const core::Status s = t->publish(target);
     ASSERT_FALSE(s.ok());
@@ -94,9 +103,9 @@ TEST(Temporary, PublishMovesTheFileAndReleasesIt)
     const std::string target = (dir.path() / "out.csv").string();
     auto t = Temporary::create(target, Temporary::Kind::File);
     ASSERT_TRUE(t.ok());
-    ASSERT_EQ(::write(t->fd(), "mine", 4), 4);
+    writeThrough(t->file(), "mine");
     ASSERT_TRUE(t->publish(target).ok());
-    EXPECT_EQ(t->fd(), -1);
+    EXPECT_FALSE(t->file().isOpen());
     t->drop(); // nothing left to remove
     EXPECT_EQ(readText(target), "mine");
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);

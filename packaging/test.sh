@@ -2,8 +2,10 @@
 # Sets up, builds and runs the whole test suite: a short run of every libFuzzer target, then the test suite
 # in a dev build (-Werror), `batch --shard` as a Slurm job array on a one-node cluster (about 25 s), the style
 # check (clang-format on every source, clang-tidy on every engine source, about 5 minutes on 2 cores; it needs
-# the dev build's compile_commands.json), every engine and CLI source compiled for Windows (about 1 minute), and
-# the test suite again under ASan+UBSan (ctest's summary closes the output).
+# the dev build's compile_commands.json), every engine and CLI source compiled for Windows (about 1 minute), the
+# installers (packaging/package-check.sh builds, installs, runs and purges the .deb; nsis-check.sh builds the
+# Windows installer's script with makensis; 2-8 minutes), and the test suite again under ASan+UBSan (ctest's
+# summary closes the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packaging/setup-debian.sh
@@ -22,5 +24,8 @@ for preset in dev asan; do
     LONGVIEW_TIDY_ALL=1 packaging/check-style.sh
     echo "== windows: every engine and CLI source compiled for Windows (mingw-w64, syntax only)"
     packaging/windows-check.sh
+    echo "== installers: the .deb built, installed, run and purged; the NSIS installer script built"
+    packaging/package-check.sh
+    packaging/nsis-check.sh
   fi
 done

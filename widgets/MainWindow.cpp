@@ -7,10 +7,10 @@
 #include "AnnotationList.h"
 #include "ConversionQueue.h"
 #include "ConvertDialog.h"
-#include "FileFilters.h"
 #include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
+#include "SystemTheme.h"
 #include "TimeEntry.h"
 #include "TimeMode.h"
 #include "TraceLoader.h"
@@ -20,7 +20,6 @@
 #include "common/ErrorText.h"
 #include "common/PasswordPrompt.h"
 #include "core/TimeFormat.h"
-#include "core/Version.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -42,8 +41,6 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <numeric>
-#include <openssl/crypto.h>
-#include <zstd.h>
 
 namespace lv::widgets {
 
@@ -117,10 +114,13 @@ MainWindow::MainWindow(QWidget* parent)
     createAnnotationActions();
     QSettings settings;
     m_pageLength = settings.value("view/pageLength", qint64(10'000'000)).toLongLong();
-    applyTheme(Theme::named(settings.value("view/theme", "light").toString()));
+    m_themeChoice = settings.value("view/theme", "system").toString();
+    followTheme();
+    connect(SystemTheme::instance(), &SystemTheme::changed, this, [this] {
+        if (m_themeChoice == "system") followTheme();
+    });
     setTimeMode(static_cast<TimeMode>(settings.value("view/timeMode", 0).toInt()));
-    resize(1280, 800);
-    restoreGeometry(settings.value("window/geometry").toByteArray());
+    resize(1280, 800); // the remembered place: restorePlacement()
     restoreState(settings.value("window/state").toByteArray());
     fitToScreen();
     for (int i = 0; i < m_pageCombo->count(); ++i)
@@ -496,9 +496,10 @@ void MainWindow::setTimeMode(TimeMode mode)
 
 void MainWindow::setThemeName(const QString& name)
 {
-    applyTheme(Theme::named(name));
-    remember("view/theme", m_theme.name);
-    if (QAction* a = findChild<QAction*>("theme-" + m_theme.name)) a->setChecked(true);
+    m_themeChoice = name == "light" || name == "dark" ? name : QStringLiteral("system");
+    followTheme();
+    remember("view/theme", m_themeChoice);
+    if (QAction* a = findChild<QAction*>("theme-" + m_themeChoice)) a->setChecked(true);
 }
 
 void MainWindow::applyTheme(const Theme& theme)
@@ -551,15 +552,6 @@ void MainWindow::mergeRecordings(const QStringList& inputs)
     dialog->show();
 }
 
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About Longview"),
-                       tr("<b>Longview %1</b><br>A viewer for long multi-channel recordings.<br><br>"
-                          "Qt %2 (built with %3)<br>QCustomPlot %4<br>zstd %5<br>%6<br><br>GPL-3.0-or-later")
-                           .arg(core::kVersion, qVersion(), QT_VERSION_STR, TracePlot::libraryVersion(),
-                                ZSTD_versionString(), OpenSSL_version(OPENSSL_VERSION)));
-}
-
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     if (event->mimeData()->hasUrls()) event->acceptProposedAction();
@@ -576,9 +568,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         findChild<QDockWidget*>("queueDock")->show();
         return m_queue->addInputs(paths);
     }
-    paths = recordingPaths(paths); // the recordings among them (by name), else all: read by content
-    if (paths.size() == 1) return openPath(paths.front());
-    mergeRecordings(paths); // several recordings: put them together
+    openPaths(paths);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -606,7 +596,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         m_queue->cancelAll();
         return;
     }
-    remember("window/geometry", saveGeometry());
+    savePlacement();
     remember("window/state", saveState());
     saveViewSettings();
     QMainWindow::closeEvent(event);

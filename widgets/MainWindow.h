@@ -30,6 +30,7 @@ class QTimer;
 
 namespace lv::widgets {
 
+class AboutDialog;
 class AnnotationDialog;
 class AnnotationList;
 class CalibrationDialog;
@@ -58,8 +59,17 @@ public:
     ~MainWindow() override;
 
     void openPath(const QString& path, const QString& password = {});
+    // Files from the command line, a later launch or the desktop: one opens, several are offered for merging (as a
+    // drop of several is).
+    void openPaths(const QStringList& paths);
+    void bringToFront(); // shown, raised and activated (a later launch handed its files over)
+    // The remembered screen and rectangle, clamped into that screen's free area (the primary screen's when it is
+    // gone). The GUI asks for it, except for screenshots; written when the window closes.
+    void restorePlacement();
     void setInitialView(const InitialView& view) { m_initial = view; }
+    // "system" (the default: the desktop's light or dark scheme, followed as it changes), "light" or "dark".
     void setThemeName(const QString& name);
+    QString themeChoice() const { return m_themeChoice; }
     void setInteractive(bool on) { m_interactive = on; } // false: no dialogs (screenshots, tests)
     // Asked when the window closes while queue jobs run: true cancels them (the window closes once they have
     // ended, leaving nothing), false keeps the window and the jobs. The default is a message box.
@@ -105,6 +115,7 @@ public:
     ConversionQueue* queue() const { return m_queue; }
     // File > Export/Convert...: a ConvertDialog on the open recording (nullptr when none is open), shown.
     ConvertDialog* openConvertDialog();
+    AboutDialog* showAbout(); // Help > About Longview: the dialog (one at a time), shown
     // The range last dragged on the plot (the view zooms to it; the Convert dialog offers it), until the next open.
     std::optional<core::TimeRange> selectedRange() const { return m_selection; }
     QComboBox* amplitudeCombo() const { return m_scaleCombo; }
@@ -132,7 +143,7 @@ public:
     // remembered for every recording.
     TypeSensitivityDialog* editTypeSensitivities();
     bool isSettled() const { return m_settled; }
-    QString themeName() const { return m_theme.name; }
+    QString themeName() const { return m_theme.name; } // the theme shown: "light" or "dark"
     QStringList recentFiles() const;
 
 signals:
@@ -174,6 +185,8 @@ private:
     QString pageText() const;
     void jumpTo(const std::vector<core::Uutc>& times, int direction, const QString& none);
     void applyTheme(const Theme& theme);
+    void followTheme(); // m_themeChoice applied (the system's scheme for "system")
+    void savePlacement();
     void applyCalibration();      // the screen's remembered calibration, or its reported size
     void updateRowBar();          // the scroll bar's range and place from m_rows
     QString recordingKey() const; // "recordings/<hash of the open recording's path and start>"
@@ -185,7 +198,6 @@ private:
     void closeRecording();
     void exportRecording();
     void mergeRecordings(const QStringList& inputs = {}); // File > Merge... or a drop of several: a MergeDialog
-    void showAbout();
 
     TraceLoader* m_loader;
     TracePlot* m_plot;
@@ -207,6 +219,7 @@ private:
     ChannelRows m_rows; // the channels shown, and those on screen
     InitialView m_initial;
     Theme m_theme;
+    QString m_themeChoice = QStringLiteral("system");
     QString m_password;         // the open recording's, kept for this session only, never saved
     QString m_openingPath;      // the last open asked for (the open recording's once it has opened or failed)
     QString m_openingPassword;  // its password, m_password once it has opened

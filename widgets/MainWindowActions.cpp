@@ -115,6 +115,13 @@ void MainWindow::createActions()
     });
     file->addAction(tr("&Merge..."), this, [this] { mergeRecordings(); });
     file->addSeparator();
+    // Off (the default), a later launch hands its files to this window. Written at once: read by the next launch.
+    QAction* several = file->addAction(tr("Allow Several &Windows"));
+    several->setObjectName("severalWindows");
+    several->setCheckable(true);
+    several->setChecked(QSettings().value("app/severalWindows", false).toBool());
+    connect(several, &QAction::toggled, this, [](bool on) { QSettings().setValue("app/severalWindows", on); });
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -194,11 +201,12 @@ void MainWindow::createActions()
     }
     QMenu* themes = view->addMenu(tr("T&heme"));
     auto* themeGroup = new QActionGroup(this);
-    for (const QString& name : {QStringLiteral("light"), QStringLiteral("dark")}) {
-        QAction* a =
-            themes->addAction(name == "light" ? tr("&Light") : tr("&Dark"), this, [this, name] { setThemeName(name); });
+    for (const auto& [name, text] :
+         {std::pair{QStringLiteral("system"), tr("&System")}, std::pair{QStringLiteral("light"), tr("&Light")},
+          std::pair{QStringLiteral("dark"), tr("&Dark")}}) {
+        QAction* a = themes->addAction(text, this, [this, name = name] { setThemeName(name); });
         a->setCheckable(true);
-        a->setChecked(settings.value("view/theme", "light").toString() == name);
+        a->setChecked(settings.value("view/theme", "system").toString() == name);
         a->setObjectName("theme-" + name);
         themeGroup->addAction(a);
     }

@@ -1,8 +1,9 @@
-// longview: the viewer GUI. Reads the command line, shows the main window; with --screenshot it waits until the
-// exact view and the overview strip are drawn, saves the window as PNG and exits (works with
-// QT_QPA_PLATFORM=offscreen).
+// longview: the viewer GUI. Reads the command line, hands its files to a running window or shows its own; with
+// --screenshot it waits until the exact view and the overview strip are drawn, saves the window as PNG and exits
+// (works with QT_QPA_PLATFORM=offscreen).
 #include "MainWindow.h"
 #include "OverviewStrip.h"
+#include "SingleInstance.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
 #include "common/MemoryTuning.h"
@@ -12,15 +13,32 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QPixmap>
+#include <QSettings>
 #include <QTimer>
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 namespace {
 
 enum ExitCode { kOk = 0, kTimeout = 1, kUsage = 2, kBadInput = 3, kOutputFailed = 4 };
+
+// A Windows GUI program has no console of its own: started from one (--version, --screenshot, a usage error), it
+// writes to that one.
+void attachParentConsole()
+{
+#ifdef _WIN32
+    if (::AttachConsole(ATTACH_PARENT_PROCESS)) {
+        (void)std::freopen("CONOUT$", "w", stdout);
+        (void)std::freopen("CONOUT$", "w", stderr);
+    }
+#endif
+}
 
 int usage(const QString& message)
 {
@@ -33,10 +51,18 @@ int usage(const QString& message)
 int main(int argc, char** argv)
 {
     lv::app::limitAllocatorArenas();
+    attachParentConsole();
+    // Fractional scale factors (150 %) as the desktop sets them, not rounded to 1 or 2.
+    QGuiApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Longview");
     QApplication::setApplicationName("longview");
     QApplication::setApplicationVersion(lv::core::kVersion);
+    QGuiApplication::setDesktopFileName("org.longview.Longview"); // Wayland: the icon and name of the .desktop
+    // X11 takes the window icon from the icon theme (installed by the package); Windows from the .exe's IDI_ICON1,
+    // macOS from the bundle.
+    if (QIcon::hasThemeIcon("org.longview.Longview"))
+        QApplication::setWindowIcon(QIcon::fromTheme("org.longview.Longview"));
 
     QCommandLineParser parser;
     QStringList formats; // the engine's registry: "EDF / EDF+ (*.edf)", ...
@@ -49,16 +75,21 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("Viewer for long multi-channel recordings.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("PATH", "A recording: " + formats.join(", ") + ".");
+    parser.addPositionalArgument("PATH",
+                                 "Recordings: " + formats.join(", ") +
+                                     ". One opens; several are offered for merging. A window already "
+                                     "running takes them (unless File > Allow Several Windows is on).",
+                                 "[PATH...]");
     const QCommandLineOption password("password", "Level-1 or level-2 password of an encrypted session.", "P");
     const QCommandLineOption start("start", "First time shown: integer uUTC, ISO 8601, or +SECONDS.", "T");
     const QCommandLineOption span("span", "Seconds shown per page.", "SECONDS");
     const QCommandLineOption channels("channels", "Comma-separated channel names to show (default: all).", "a,b");
     const QCommandLineOption rows("rows", "Channels per screen, scrolled through (0: all; default: as last chosen).",
                                   "N");
-    const QCommandLineOption theme("theme", "light or dark.", "THEME");
+    const QCommandLineOption theme("theme", "system (the desktop's light or dark; the default), light or dark.",
+                                   "THEME");
     const QCommandLineOption screenshot("screenshot", "Save the window once the view is drawn, then exit.", "FILE.png");
-    const QCommandLineOption size("size", "Window size for --screenshot (default 1600x900).", "WxH", "1600x900");
+    const QCommandLineOption size("size", "Window size (for --screenshot 1600x900 unless given).", "WxH", "1600x900");
     const QCommandLineOption timeout("timeout", "Seconds --screenshot waits for the view (default 120).", "S", "120");
     parser.addOptions({password, start, span, channels, rows, theme, screenshot, size, timeout});
     if (!parser.parse(QApplication::arguments())) return usage(parser.errorText());
@@ -66,9 +97,8 @@ int main(int argc, char** argv)
     if (parser.isSet("version")) parser.showVersion();
 
     const QStringList paths = parser.positionalArguments();
-    if (paths.size() > 1) return usage("give at most one PATH");
-    if (parser.isSet(theme) && parser.value(theme) != "light" && parser.value(theme) != "dark")
-        return usage("--theme must be light or dark");
+    if (parser.isSet(theme) && !QStringList({"system", "light", "dark"}).contains(parser.value(theme)))
+        return usage("--theme must be system, light or dark");
     double spanSeconds = 0;
     if (parser.isSet(span)) {
         bool ok = false;
@@ -82,22 +112,35 @@ int main(int argc, char** argv)
         if (!ok || rowsPerScreen < 0) return usage("--rows must be 0 (all) or a number of channels");
     }
     const bool shooting = parser.isSet(screenshot);
-    if (shooting && paths.isEmpty()) return usage("--screenshot needs a PATH");
-    QSize windowSize;
-    if (shooting) {
+    if (shooting && paths.size() != 1) return usage("--screenshot needs exactly one PATH");
+    QSize windowSize; // --screenshot's, or one asked for: the remembered place is not used then
+    if (shooting || parser.isSet(size)) {
         const QStringList wh = parser.value(size).split('x');
         windowSize = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
         if (windowSize.width() < 200 || windowSize.height() < 150) return usage("--size must be WxH, at least 200x150");
+    }
+
+    // One window per user: the files go to the one running, if any. Screenshots and benchmark runs stand alone, and
+    // a password stays with its own window.
+    const bool measuring = qEnvironmentVariableIsSet("LONGVIEW_REPORT_FIRST_PAINT");
+    lv::widgets::SingleInstance instance;
+    if (!shooting && !measuring && !parser.isSet(password) && !QSettings().value("app/severalWindows").toBool()) {
+        if (instance.handOver(paths)) return kOk;
+        if (!instance.listen())
+            std::fprintf(stderr, "longview: a running window did not take the files; opening another\n");
     }
 
     lv::widgets::MainWindow window;
     if (parser.isSet(theme)) window.setThemeName(parser.value(theme));
     window.setInitialView({parser.value(start), spanSeconds, parser.value(channels)});
     if (rowsPerScreen >= 0) window.setRowsPerScreen(rowsPerScreen);
+    if (windowSize.isValid())
+        window.resize(windowSize);
+    else
+        window.restorePlacement();
     if (shooting) {
         window.setInteractive(false);
         window.loader()->setBuildPyramid(false); // one picture: no background work
-        window.resize(windowSize);
         const QString file = parser.value(screenshot);
         const auto save = [&window, file, done = std::make_shared<bool>(false)] {
             // once the exact view and the overview at this width are drawn
@@ -129,7 +172,22 @@ int main(int argc, char** argv)
             std::fflush(stdout);
             QApplication::exit(kOk);
         });
+    QObject::connect(&instance, &lv::widgets::SingleInstance::pathsReceived, &window,
+                     [&window](const QStringList& handed) {
+                         window.bringToFront();
+                         window.openPaths(handed);
+                     });
+    lv::widgets::FileOpenEvents desktopFiles; // macOS: Finder's Open and drops on the Dock icon
+    if (!shooting)
+        QObject::connect(&desktopFiles, &lv::widgets::FileOpenEvents::pathsReceived, &window,
+                         [&window](const QStringList& opened) {
+                             window.bringToFront();
+                             window.openPaths(opened);
+                         });
     window.show();
-    if (!paths.isEmpty()) window.openPath(paths.first(), parser.value(password));
+    if (paths.size() == 1)
+        window.openPath(paths.first(), parser.value(password));
+    else if (paths.size() > 1)
+        window.openPaths(paths);
     return QApplication::exec();
 }

@@ -243,6 +243,28 @@ private slots:
         QVERIFY(w.windowTitle().startsWith("Longview")); // nothing opened in the window itself
     }
 
+    // Several PATHs on the command line, or handed over by a later launch: offered for merging as a drop of them
+    // is; one opens.
+    void openingSeveralPathsOffersToMergeThem()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        const QStringList paths = {lv::test::testdata("edf/test_edf_stim_channel.edf"),
+                                   lv::test::testdata("mef3/legacy/plain_single.mefd")};
+        w.openPaths(paths);
+        const auto dialogs = w.findChildren<lv::widgets::MergeDialog*>();
+        QCOMPARE(dialogs.size(), 1);
+        QCOMPARE(dialogs.front()->inputs(),
+                 QStringList({QFileInfo(paths[0]).absoluteFilePath(), QFileInfo(paths[1]).absoluteFilePath()}));
+        QVERIFY(w.windowTitle().startsWith("Longview"));
+        dialogs.front()->close();
+        QSignalSpy opened(&w, &MainWindow::recordingOpened);
+        w.openPaths({paths[1]});
+        QVERIFY(opened.wait(20000));
+        QVERIFY(w.windowTitle().startsWith("plain_single.mefd"));
+    }
+
     void rubberBandZoomsToTheSelection()
     {
         MainWindow w;

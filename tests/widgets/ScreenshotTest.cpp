@@ -73,6 +73,9 @@ private slots:
     {
         QCOMPARE(run({"--theme", "purple", lv::test::testdata("mef3/legacy/plain_single.mefd")}), 2);
         QCOMPARE(run({"--screenshot", m_dir.path() + "/x.png"}), 2);
+        const QString one = lv::test::testdata("mef3/legacy/plain_single.mefd");
+        QCOMPARE(run({one, one, "--screenshot", m_dir.path() + "/two.png", "--timeout", "20"}), 2); // exactly one
+        QVERIFY(!QFile::exists(m_dir.path() + "/two.png"));
         QCOMPARE(run({"/nonexistent/x.mefd", "--screenshot", m_dir.path() + "/y.png"}), 3);
         QVERIFY(!QFile::exists(m_dir.path() + "/y.png"));
     }

@@ -1,0 +1,22 @@
+// libFuzzer target: arbitrary bytes as an MDF 4 file, its block tree read by lv::formats::mdf4::readStructure.
+#include "formats/mdf4/Mdf4Structure.h"
+#include "io/ByteSource.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const auto file = lv::io::memorySource(std::vector<std::uint8_t>(data, data + size), "fuzz.mf4");
+    auto s = lv::formats::mdf4::readStructure(*file);
+    if (!s) return 0;
+    // What the tree promises: every block it names lies inside the file.
+    for (const auto& dg : s->dataGroups) {
+        if (dg.offset >= size) __builtin_trap();
+        for (const auto& g : dg.groups)
+            for (const auto& c : g.channels)
+                if (c.offset >= size || (c.hasConversion && c.conversion.offset >= size)) __builtin_trap();
+    }
+    return 0;
+}

@@ -1,4 +1,6 @@
-// libFuzzer target: arbitrary bytes as an MDF 4 file, its block tree read by lv::formats::mdf4::readStructure.
+// libFuzzer target: arbitrary bytes as an MDF 4 file: its block tree (readStructure), then each data group's
+// records (DT/DZ/DL/HL, at most 64 MiB) and every numeric channel's samples from them.
+#include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Structure.h"
 #include "io/ByteSource.h"
 
@@ -17,6 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const auto& g : dg.groups)
             for (const auto& c : g.channels)
                 if (c.offset >= size || (c.hasConversion && c.conversion.offset >= size)) __builtin_trap();
+    }
+    for (const auto& dg : s->dataGroups) {
+        auto records = lv::formats::mdf4::readDataGroupBytes(*file, dg, std::uint64_t{64} << 20);
+        if (!records) continue;
+        for (const auto& g : dg.groups)
+            for (const auto& c : g.channels) {
+                auto values = lv::formats::mdf4::channelValues(*file, dg, g, c, *records);
+                if (values && values->size() != g.cycleCount) __builtin_trap();
+            }
     }
     return 0;
 }

@@ -1,0 +1,31 @@
+// The records of a data group (DT, DZ deflate and transposed deflate, DL and HL lists, in order) and one channel's
+// samples taken from them: raw values by data type and bit layout, the conversion, invalid samples as NaN.
+#pragma once
+
+#include "core/Error.h"
+#include "formats/mdf4/Mdf4Structure.h"
+#include "io/ByteSource.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lv::formats::mdf4 {
+
+// The whole record stream of a data group, uncompressed; at most `maxBytes` (a larger one is Unsupported).
+core::Result<std::vector<std::uint8_t>> readDataGroupBytes(const io::ByteSource& file, const DataGroup& dg,
+                                                           std::uint64_t maxBytes = std::uint64_t{1} << 32);
+
+// Channel `channel` of group `group` (of data group `dg`, sorted: one channel group, or record ids of 0 bytes)
+// from that data group's record stream: physical values (a sample whose invalidation bit is set is NaN). Numbers
+// only: strings, byte arrays and text conversions are Unsupported here.
+core::Result<std::vector<double>> channelValues(const io::ByteSource& file, const DataGroup& dg,
+                                                const ChannelGroup& group, const Channel& channel,
+                                                const std::vector<std::uint8_t>& records);
+
+// The raw value of a numeric channel in one record (no conversion).
+double rawValue(const Channel& channel, const std::uint8_t* record);
+
+// The conversion of a raw value: identity, linear, rational; NaN for the kinds not read yet.
+double convert(const Conversion& conversion, double raw);
+
+} // namespace lv::formats::mdf4

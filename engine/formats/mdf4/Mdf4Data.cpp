@@ -165,6 +165,76 @@ double convert(const Conversion& cc, double x)
     }
 }
 
+namespace {
+
+std::uint64_t recordId(const std::uint8_t* p, std::uint8_t bytes)
+{
+    std::uint64_t id = 0;
+    for (std::uint8_t i = 0; i < bytes; ++i) id |= std::uint64_t{p[i]} << (8 * i);
+    return id;
+}
+
+// Channel `channel` from `records`, each of `idBytes` record id (skipped) then the group's data and invalidation
+// bytes.
+core::Result<std::vector<double>> decode(const io::ByteSource& file, const DataGroup& dg, const ChannelGroup& group,
+                                         const Channel& channel, const std::vector<std::uint8_t>& records,
+                                         std::uint8_t idBytes)
+{
+    const std::uint64_t recordBytes = idBytes + std::uint64_t{group.dataBytes} + group.invalidBytes;
+    const std::uint64_t fieldEnd = channel.byteOffset + (std::uint64_t{channel.bitOffset} + channel.bitCount + 7) / 8;
+    const bool virtualChannel = channel.kind == ChannelKind::VirtualMaster || channel.kind == ChannelKind::VirtualData;
+    if (!virtualChannel && (fieldEnd > group.dataBytes || channel.bitCount == 0 || channel.bitCount > 64))
+        return corrupt(file, channel.offset, "channel " + channel.name + " lies outside its record");
+    if (recordBytes == 0 || records.size() / recordBytes < group.cycleCount)
+        return corrupt(file, dg.offset,
+                       "the data holds fewer records than its channel group's " + std::to_string(group.cycleCount));
+    if (channel.hasInvalidationBit() && channel.invalidBit / 8 >= group.invalidBytes)
+        return corrupt(file, channel.offset, "invalidation bit outside the record");
+    std::vector<double> values(group.cycleCount);
+    for (std::uint64_t i = 0; i < group.cycleCount; ++i) {
+        const std::uint8_t* record = records.data() + i * recordBytes + idBytes;
+        const double raw = virtualChannel ? static_cast<double>(i) : rawValue(channel, record);
+        double v = channel.hasConversion ? convert(channel.conversion, raw) : raw;
+        if (channel.allInvalid()) v = std::nan("");
+        const std::uint64_t bit = channel.invalidBit;
+        if (channel.hasInvalidationBit() && (record[group.dataBytes + bit / 8] >> (bit % 8)) & 1u) v = std::nan("");
+        values[i] = v;
+    }
+    return values;
+}
+
+} // namespace
+
+core::Result<std::vector<std::uint8_t>> recordsOfGroup(const io::ByteSource& file, const DataGroup& dg,
+                                                       const ChannelGroup& group,
+                                                       const std::vector<std::uint8_t>& stream)
+{
+    std::vector<std::uint8_t> out;
+    const std::uint8_t idBytes = dg.recordIdBytes;
+    for (std::uint64_t at = 0; at < stream.size();) {
+        if (stream.size() - at < idBytes) return corrupt(file, dg.offset, "the data ends inside a record id");
+        const std::uint64_t id = recordId(stream.data() + at, idBytes);
+        const ChannelGroup* owner = nullptr;
+        for (const ChannelGroup& g : dg.groups)
+            if (g.recordId == id) owner = &g;
+        if (!owner)
+            return corrupt(file, dg.offset,
+                           "record id " + std::to_string(id) + " at byte " + std::to_string(at) +
+                               " of the data belongs to no channel group");
+        std::uint64_t bytes = std::uint64_t{owner->dataBytes} + owner->invalidBytes;
+        if (owner->isVlsd()) { // a u32 length, then that many bytes
+            if (stream.size() - at - idBytes < 4) return corrupt(file, dg.offset, "the data ends inside a VLSD length");
+            bytes = 4 + le::u32(stream, at + idBytes);
+        }
+        if (bytes > stream.size() - at - idBytes) return corrupt(file, dg.offset, "the data ends inside a record");
+        if (owner == &group)
+            out.insert(out.end(), stream.begin() + static_cast<std::ptrdiff_t>(at + idBytes),
+                       stream.begin() + static_cast<std::ptrdiff_t>(at + idBytes + bytes));
+        at += idBytes + bytes;
+    }
+    return out;
+}
+
 core::Result<std::vector<double>> channelValues(const io::ByteSource& file, const DataGroup& dg,
                                                 const ChannelGroup& group, const Channel& channel,
                                                 const std::vector<std::uint8_t>& records)
@@ -173,36 +243,15 @@ core::Result<std::vector<double>> channelValues(const io::ByteSource& file, cons
         return core::makeError(core::ErrorCode::Unsupported, "MDF4: " + what, file.path(),
                                static_cast<std::int64_t>(channel.offset));
     };
-    if (dg.recordIdBytes != 0 && dg.groups.size() != 1) return fail("unsorted data groups are not read yet");
     if (channel.dataType > DataType::FloatBe || channel.kind == ChannelKind::Vlsd)
         return fail("channel " + channel.name + " is not numeric");
     if (channel.hasConversion && channel.conversion.kind > ConversionKind::Rational)
         return fail("the conversion of channel " + channel.name + " is not read yet");
-    const std::uint64_t recordBytes = dg.recordIdBytes + std::uint64_t{group.dataBytes} + group.invalidBytes;
-    const std::uint64_t fieldEnd = channel.byteOffset + (std::uint64_t{channel.bitOffset} + channel.bitCount + 7) / 8;
-    if (channel.kind != ChannelKind::VirtualMaster && channel.kind != ChannelKind::VirtualData &&
-        (fieldEnd > group.dataBytes || channel.bitCount == 0 || channel.bitCount > 64))
-        return corrupt(file, channel.offset, "channel " + channel.name + " lies outside its record");
-    if (recordBytes == 0 || records.size() / recordBytes < group.cycleCount)
-        return corrupt(file, dg.offset,
-                       "the data holds fewer records than its channel group's " + std::to_string(group.cycleCount));
-    std::vector<double> values(group.cycleCount);
-    for (std::uint64_t i = 0; i < group.cycleCount; ++i) {
-        const std::uint8_t* record = records.data() + i * recordBytes;
-        const bool virtualChannel =
-            channel.kind == ChannelKind::VirtualMaster || channel.kind == ChannelKind::VirtualData;
-        const double raw = virtualChannel ? static_cast<double>(i) : rawValue(channel, record + dg.recordIdBytes);
-        double v = channel.hasConversion ? convert(channel.conversion, raw) : raw;
-        if (channel.allInvalid()) v = std::nan("");
-        if (channel.hasInvalidationBit()) {
-            const std::uint64_t bit = channel.invalidBit;
-            if (bit / 8 >= group.invalidBytes)
-                return corrupt(file, channel.offset, "invalidation bit outside the record");
-            if ((record[dg.recordIdBytes + group.dataBytes + bit / 8] >> (bit % 8)) & 1u) v = std::nan("");
-        }
-        values[i] = v;
-    }
-    return values;
+    if (dg.recordIdBytes == 0 || dg.groups.size() == 1)
+        return decode(file, dg, group, channel, records, dg.recordIdBytes);
+    auto own = recordsOfGroup(file, dg, group, records); // unsorted: this group's records, ids removed
+    if (!own) return own.error();
+    return decode(file, dg, group, channel, *own, 0);
 }
 
 } // namespace lv::formats::mdf4

@@ -15,9 +15,16 @@ namespace lv::formats::mdf4 {
 core::Result<std::vector<std::uint8_t>> readDataGroupBytes(const io::ByteSource& file, const DataGroup& dg,
                                                            std::uint64_t maxBytes = std::uint64_t{1} << 32);
 
-// Channel `channel` of group `group` (of data group `dg`, sorted: one channel group, or record ids of 0 bytes)
-// from that data group's record stream: physical values (a sample whose invalidation bit is set is NaN). Numbers
-// only: strings, byte arrays and text conversions are Unsupported here.
+// The records of channel group `group` taken out of an unsorted data group's stream (several groups' records
+// interleaved, each after its record id; VLSD groups' records are a u32 length and the bytes): its own records
+// back to back, ids removed.
+core::Result<std::vector<std::uint8_t>> recordsOfGroup(const io::ByteSource& file, const DataGroup& dg,
+                                                       const ChannelGroup& group,
+                                                       const std::vector<std::uint8_t>& stream);
+
+// Channel `channel` of group `group` (of data group `dg`, sorted or unsorted) from that data group's record
+// stream: physical values (a sample whose invalidation bit is set is NaN). Numbers only: strings, byte arrays and
+// text conversions are Unsupported here.
 core::Result<std::vector<double>> channelValues(const io::ByteSource& file, const DataGroup& dg,
                                                 const ChannelGroup& group, const Channel& channel,
                                                 const std::vector<std::uint8_t>& records);

@@ -103,7 +103,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"asammdf_two_rates_dz.mf4", "temp_gap"}, Expected{"asammdf_transposed_dl.mf4", "ch1"},
                       Expected{"Vector_IntegerTypes.MF4", "Bit_Signal"},
                       Expected{"Vector_IntegerTypes.MF4", "Counter_INT16_BE"},
-                      Expected{"asammdf_vlsd_virtual.mf4", "value3"}, Expected{"asammdf_vlsd_virtual.mf4", "vm_data"}),
+                      Expected{"asammdf_vlsd_virtual.mf4", "value3"}, Expected{"asammdf_vlsd_virtual.mf4", "vm_data"},
+                      Expected{"Vector_SingleDZ_Unsorted.MF4", "channel1"}),
     [](const auto& info) {
         std::string name = info.param.file.substr(0, info.param.file.find('.')) + "_" + info.param.channel;
         for (char& ch : name)

@@ -104,6 +104,11 @@ core::Status recordFields(std::span<const std::uint8_t> b, EdfHeader& h, const s
     const auto records = number(field(b, 236, 8), "number of data records", notes);
     if (!records || *records != std::floor(*records) || *records < -1)
         return badField(path, 236, "the number of data records", field(b, 236, 8));
+    if (*records > 99999999) // more than 8 digits can say: only an exponent ("6.9e+69") gets here
+        return makeError(ErrorCode::Corrupt,
+                         "the number of data records, " + core::formatNumber(*records) +
+                             ", is more than the 99999999 its 8 characters can hold",
+                         path, 236);
     h.recordCount = static_cast<std::int64_t>(*records);
     const auto seconds = number(field(b, 244, 8), "duration of a data record", notes);
     if (!seconds || *seconds < 0 || *seconds > 1e7)
@@ -116,7 +121,8 @@ core::Status recordFields(std::span<const std::uint8_t> b, EdfHeader& h, const s
     h.recordSeconds = *seconds;
     h.recordDurationUs = static_cast<core::Uutc>(std::llround(*seconds * 1e6));
     const auto declared = number(field(b, 184, 8), "header size", notes);
-    if (!declared || static_cast<std::int64_t>(*declared) != h.headerBytes)
+    if (!declared || !(*declared >= 0 && *declared <= 99999999) ||
+        static_cast<std::int64_t>(*declared) != h.headerBytes)
         notes.warnings.push_back("the header size field says \"" + trimmed(field(b, 184, 8)) + "\", the header has " +
                                  std::to_string(h.headerBytes) + " bytes: used " + std::to_string(h.headerBytes));
     return {};

@@ -38,6 +38,37 @@ TEST(EdfBounds, ARecordShorterThanAMicrosecondIsRefused)
               "the duration of a data record, 1e-300 s, is below 1 microsecond (the resolution of recording times)");
 }
 
+TEST(EdfBounds, ARecordCountBeyondEightDigitsIsRefused)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto bytes = lv::test::readBytes(lv::test::testdata() / "edf/test_generator.edf");
+    test::setField(bytes, 236, 8, "6.9e+69"); // what fuzz_edf found: undefined behaviour in the cast before
+    test::setField(bytes, 184, 8, "1e+300");  // and a header size no integer holds (only a warning)
+    lv::test::writeBytes(file, bytes);
+    auto r = openEdf(file.string());
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, core::ErrorCode::Corrupt);
+    EXPECT_EQ(r.error().offset, 236);
+    EXPECT_EQ(r.error().message,
+              "the number of data records, 6.9e+69, is more than the 99999999 its 8 characters can hold");
+}
+
+TEST(EdfBounds, AHeaderSizeNoIntegerHoldsIsOnlyAWarning)
+{
+    lv::test::TempDir dir;
+    const auto file = dir.path() / "d.edf";
+    auto bytes = lv::test::readBytes(lv::test::testdata() / "edf/test_generator.edf");
+    test::setField(bytes, 184, 8, "1e+300");
+    lv::test::writeBytes(file, bytes);
+    auto r = openEdf(file.string());
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    bool warned = false;
+    for (const std::string& w : (*r)->info().warnings)
+        warned = warned || w.find("the header size field says \"1e+300\"") != std::string::npos;
+    EXPECT_TRUE(warned);
+}
+
 TEST(EdfBounds, ASamplingRateAboveAMegahertzIsRefused)
 {
     lv::test::TempDir dir;

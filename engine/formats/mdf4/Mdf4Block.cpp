@@ -119,7 +119,7 @@ core::Result<Block> readBlock(const io::ByteSource& file, std::uint64_t offset,
     return b;
 }
 
-core::Result<std::string> readComment(const io::ByteSource& file, std::uint64_t offset)
+core::Result<std::string> readRawText(const io::ByteSource& file, std::uint64_t offset)
 {
     if (offset == 0) return std::string();
     auto b = readBlock(file, offset, {"TX", "MD"}, std::uint64_t{1} << 20);

@@ -37,7 +37,7 @@ core::Result<Block> readBlock(const io::ByteSource& file, std::uint64_t offset,
 core::Result<std::string> readText(const io::ByteSource& file, std::uint64_t offset);
 
 // The raw text of a TX or MD block, up to its first NUL (names; the XML of a comment); "" for link 0.
-core::Result<std::string> readComment(const io::ByteSource& file, std::uint64_t offset);
+core::Result<std::string> readRawText(const io::ByteSource& file, std::uint64_t offset);
 
 // Corrupt error about the block at `offset`.
 core::Error corrupt(const io::ByteSource& file, std::uint64_t offset, const std::string& what);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <libdeflate.h>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -211,12 +212,13 @@ core::Result<std::vector<std::uint8_t>> recordsOfGroup(const io::ByteSource& fil
 {
     std::vector<std::uint8_t> out;
     const std::uint8_t idBytes = dg.recordIdBytes;
+    std::map<std::uint64_t, const ChannelGroup*> owners; // record id -> its group, looked up once per record
+    for (const ChannelGroup& g : dg.groups) owners[g.recordId] = &g;
     for (std::uint64_t at = 0; at < stream.size();) {
         if (stream.size() - at < idBytes) return corrupt(file, dg.offset, "the data ends inside a record id");
         const std::uint64_t id = recordId(stream.data() + at, idBytes);
-        const ChannelGroup* owner = nullptr;
-        for (const ChannelGroup& g : dg.groups)
-            if (g.recordId == id) owner = &g;
+        const auto found = owners.find(id);
+        const ChannelGroup* owner = found == owners.end() ? nullptr : found->second;
         if (!owner)
             return corrupt(file, dg.offset,
                            "record id " + std::to_string(id) + " at byte " + std::to_string(at) +

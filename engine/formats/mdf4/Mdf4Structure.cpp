@@ -102,7 +102,7 @@ core::Result<std::uint64_t> readChannel(const io::ByteSource& file, std::uint64_
     c.flags = le::u32(b->data, 12);
     c.invalidBit = le::u32(b->data, 16);
     c.dataLink = b->link(5);
-    auto name = readComment(file, b->link(2));
+    auto name = readRawText(file, b->link(2));
     if (!name) return name.error();
     c.name = *name;
     if (b->link(4) != 0) {
@@ -136,7 +136,7 @@ core::Result<std::uint64_t> readChannelGroup(const io::ByteSource& file, Claimed
     g.flags = le::u16(b->data, 16);
     g.dataBytes = le::u32(b->data, 24);
     g.invalidBytes = le::u32(b->data, 28);
-    auto acquisition = readComment(file, b->link(2));
+    auto acquisition = readRawText(file, b->link(2));
     if (!acquisition) return acquisition.error();
     g.acquisitionName = *acquisition;
     auto comment = readText(file, b->link(5));
@@ -216,7 +216,7 @@ core::Result<Structure> readStructure(const io::ByteSource& file)
     s.dstOffsetMin = static_cast<std::int16_t>(le::u16(hd->data, 10));
     s.timeFlags = le::u8(hd->data, 12);
     s.eventLink = hd->link(4);
-    auto comment = readComment(file, hd->link(5));
+    auto comment = readRawText(file, hd->link(5));
     if (!comment) return comment.error();
     s.comment = *comment;
     Claimed claimed;

@@ -4,6 +4,7 @@
 
 #include "core/LittleEndian.h"
 #include "formats/mdf4/Mdf4Block.h"
+#include "formats/mdf4/Mdf4Conversion.h"
 
 #include <bit>
 #include <cmath>
@@ -151,21 +152,6 @@ double rawValue(const Channel& c, const std::uint8_t* record)
     return isSigned ? static_cast<double>(static_cast<std::int64_t>(word)) : static_cast<double>(word);
 }
 
-double convert(const Conversion& cc, double x)
-{
-    const std::vector<double>& p = cc.values;
-    switch (cc.kind) {
-    case ConversionKind::Identity:
-        return x;
-    case ConversionKind::Linear:
-        return p.size() >= 2 ? p[0] + p[1] * x : std::nan("");
-    case ConversionKind::Rational:
-        return p.size() >= 6 ? (p[0] * (x * x) + p[1] * x + p[2]) / (p[3] * (x * x) + p[4] * x + p[5]) : std::nan("");
-    default:
-        return std::nan("");
-    }
-}
-
 namespace {
 
 std::uint64_t recordId(const std::uint8_t* p, std::uint8_t bytes)
@@ -247,7 +233,7 @@ core::Result<std::vector<double>> channelValues(const io::ByteSource& file, cons
     };
     if (channel.dataType > DataType::FloatBe || channel.kind == ChannelKind::Vlsd)
         return fail("channel " + channel.name + " is not numeric");
-    if (channel.hasConversion && channel.conversion.kind > ConversionKind::Rational)
+    if (channel.hasConversion && !isNumericConversion(channel.conversion))
         return fail("the conversion of channel " + channel.name + " is not read yet");
     if (dg.recordIdBytes == 0 || dg.groups.size() == 1)
         return decode(file, dg, group, channel, records, dg.recordIdBytes);

@@ -32,7 +32,4 @@ core::Result<std::vector<double>> channelValues(const io::ByteSource& file, cons
 // The raw value of a numeric channel in one record (no conversion).
 double rawValue(const Channel& channel, const std::uint8_t* record);
 
-// The conversion of a raw value: identity, linear, rational; NaN for the kinds not read yet.
-double convert(const Conversion& conversion, double raw);
-
 } // namespace lv::formats::mdf4

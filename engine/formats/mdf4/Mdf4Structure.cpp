@@ -1,10 +1,12 @@
 // The MDF 4 block tree walked from HD: every chain guarded against loops and runaway lengths, every field
-// checked against its block before it is used.
+// checked against its block before it is used; sources, reductions and arrays listed on the way.
 #include "formats/mdf4/Mdf4Structure.h"
 
 #include "core/LittleEndian.h"
 #include "formats/mdf4/Mdf4Block.h"
+#include "formats/mdf4/Mdf4Conversion.h"
 
+#include <map>
 #include <set>
 
 namespace lv::formats::mdf4 {
@@ -20,6 +22,14 @@ constexpr std::size_t kMaxChain = 10'000'000; // blocks in one list: far beyond 
 // The DG, CG and CN blocks met so far: each belongs to one list, so a block met twice is a loop or a shared list
 // (which would multiply the tree's size out of a small file).
 using Claimed = std::set<std::uint64_t>;
+using Sources = std::map<std::uint64_t, Source>;
+
+struct Reader {
+    const io::ByteSource& file;
+    Claimed claimed;
+    Sources sources;
+    std::map<std::pair<std::uint64_t, bool>, Conversion> conversions; // by offset and raw type
+};
 
 // Follows a "next" chain from `first`, calling read(offset) for each block, refusing a block met before.
 template <typename Read>
@@ -51,35 +61,69 @@ core::Status needLinks(const io::ByteSource& file, const Block& b, std::size_t l
                        std::to_string(links));
 }
 
-core::Result<Conversion> readConversion(const io::ByteSource& file, std::uint64_t offset)
+bool floatRaw(const Channel& c)
 {
-    auto b = readBlock(file, offset, {"CC"});
+    const bool virtualChannel = c.kind == ChannelKind::VirtualMaster || c.kind == ChannelKind::VirtualData;
+    return !virtualChannel && (c.dataType == DataType::FloatLe || c.dataType == DataType::FloatBe);
+}
+
+// The SI block at `offset` (read once per file: channels often share one).
+core::Result<Source> readSource(const io::ByteSource& file, Sources& sources, std::uint64_t offset)
+{
+    if (offset == 0) return Source{};
+    if (const auto found = sources.find(offset); found != sources.end()) return found->second;
+    auto b = readBlock(file, offset, {"SI"});
     if (!b) return b.error();
-    LV_TRY(needLinks(file, *b, 4));
-    LV_TRY(needData(file, *b, 24));
-    Conversion c;
-    c.offset = offset;
-    const std::uint8_t type = le::u8(b->data, 0);
-    if (type > static_cast<std::uint8_t>(ConversionKind::BitfieldToText))
-        return corrupt(file, offset, "conversion type " + std::to_string(type) + " is not defined");
-    c.kind = static_cast<ConversionKind>(type);
-    const std::uint16_t refCount = le::u16(b->data, 4), valCount = le::u16(b->data, 6);
-    if (b->links.size() < 4u + refCount)
-        return corrupt(file, offset,
-                       "##CC block lists " + std::to_string(refCount) + " references but has room for " +
-                           std::to_string(b->links.size() - 4));
-    LV_TRY(needData(file, *b, 24 + std::size_t{valCount} * 8));
-    for (std::size_t i = 0; i < valCount; ++i) c.values.push_back(le::f64(b->data, 24 + i * 8));
-    c.refs.assign(b->links.begin() + 4, b->links.begin() + 4 + refCount);
-    auto unit = readText(file, b->link(1));
-    if (!unit) return unit.error();
-    c.unit = *unit;
-    return c;
+    LV_TRY(needLinks(file, *b, 3));
+    LV_TRY(needData(file, *b, 3));
+    Source s;
+    s.present = true;
+    s.offset = offset;
+    s.type = le::u8(b->data, 0);
+    s.busType = le::u8(b->data, 1);
+    auto name = readRawText(file, b->link(0));
+    if (!name) return name.error();
+    auto path = readRawText(file, b->link(1));
+    if (!path) return path.error();
+    auto comment = readText(file, b->link(2));
+    if (!comment) return comment.error();
+    s.name = std::move(*name);
+    s.path = std::move(*path);
+    s.comment = std::move(*comment);
+    sources.emplace(offset, s);
+    return s;
+}
+
+// cn_composition: a CA block (and the CA blocks nested in it) listed, or a structure's first CN named.
+core::Status readComposition(const io::ByteSource& file, std::uint64_t offset, Channel& c)
+{
+    std::set<std::uint64_t> seen;
+    for (std::uint64_t at = offset; at != 0;) {
+        if (!seen.insert(at).second || seen.size() > 64)
+            return corrupt(file, at, "the channel arrays of channel " + c.name + " loop back or nest too deep");
+        auto b = readBlock(file, at, {"CA", "CN"}, 4096);
+        if (!b) return b.error();
+        if (c.composition.empty()) c.composition = b->id;
+        if (b->id == "CN") return {}; // a structure: its members are not read
+        LV_TRY(needLinks(file, *b, 1));
+        LV_TRY(needData(file, *b, 16));
+        ArrayInfo a;
+        a.offset = at;
+        a.type = le::u8(b->data, 0);
+        a.storage = le::u8(b->data, 1);
+        const std::uint16_t dims = le::u16(b->data, 2);
+        LV_TRY(needData(file, *b, 16 + std::size_t{dims} * 8));
+        for (std::size_t i = 0; i < dims; ++i) a.dimensions.push_back(le::u64(b->data, 16 + i * 8));
+        c.arrays.push_back(std::move(a));
+        at = b->link(0); // a nested array (CA), a structure (CN) or nothing
+    }
+    return {};
 }
 
 // One CN; returns the next CN's link.
-core::Result<std::uint64_t> readChannel(const io::ByteSource& file, std::uint64_t offset, ChannelGroup& group)
+core::Result<std::uint64_t> readChannel(Reader& r, std::uint64_t offset, ChannelGroup& group)
 {
+    const io::ByteSource& file = r.file;
     auto b = readBlock(file, offset, {"CN"});
     if (!b) return b.error();
     LV_TRY(needLinks(file, *b, 8));
@@ -105,10 +149,19 @@ core::Result<std::uint64_t> readChannel(const io::ByteSource& file, std::uint64_
     auto name = readRawText(file, b->link(2));
     if (!name) return name.error();
     c.name = *name;
+    if (b->link(1) != 0) LV_TRY(readComposition(file, b->link(1), c));
+    auto source = readSource(file, r.sources, b->link(3));
+    if (!source) return source.error();
+    c.source = std::move(*source);
     if (b->link(4) != 0) {
-        auto conversion = readConversion(file, b->link(4));
-        if (!conversion) return conversion.error();
-        c.conversion = std::move(*conversion);
+        const auto key = std::make_pair(b->link(4), floatRaw(c)); // channels often share a conversion
+        auto cached = r.conversions.find(key);
+        if (cached == r.conversions.end()) {
+            auto conversion = readConversion(file, b->link(4), floatRaw(c));
+            if (!conversion) return conversion.error();
+            cached = r.conversions.emplace(key, std::move(*conversion)).first;
+        }
+        c.conversion = cached->second;
         c.hasConversion = true;
     }
     auto unit = readText(file, b->link(6));
@@ -122,9 +175,9 @@ core::Result<std::uint64_t> readChannel(const io::ByteSource& file, std::uint64_
 }
 
 // One CG with its channels; returns the next CG's link.
-core::Result<std::uint64_t> readChannelGroup(const io::ByteSource& file, Claimed& claimed, std::uint64_t offset,
-                                             DataGroup& dg)
+core::Result<std::uint64_t> readChannelGroup(Reader& r, std::uint64_t offset, DataGroup& dg)
 {
+    const io::ByteSource& file = r.file;
     auto b = readBlock(file, offset, {"CG"});
     if (!b) return b.error();
     LV_TRY(needLinks(file, *b, 6));
@@ -142,15 +195,27 @@ core::Result<std::uint64_t> readChannelGroup(const io::ByteSource& file, Claimed
     auto comment = readText(file, b->link(5));
     if (!comment) return comment.error();
     g.comment = *comment;
-    LV_TRY(walk(file, claimed, b->link(1), "channels", [&](std::uint64_t at) { return readChannel(file, at, g); }));
+    auto source = readSource(file, r.sources, b->link(3));
+    if (!source) return source.error();
+    g.source = std::move(*source);
+    LV_TRY(walk(file, r.claimed, b->link(4), "sample reductions", [&](std::uint64_t at) -> core::Result<std::uint64_t> {
+        auto sr = readBlock(file, at, {"SR"});
+        if (!sr) return sr.error();
+        LV_TRY(needLinks(file, *sr, 2));
+        LV_TRY(needData(file, *sr, 18));
+        g.reductions.push_back(
+            {le::u64(sr->data, 0), le::f64(sr->data, 8), le::u8(sr->data, 16), le::u8(sr->data, 17), sr->link(1), at});
+        return sr->link(0);
+    }));
+    LV_TRY(walk(file, r.claimed, b->link(1), "channels", [&](std::uint64_t at) { return readChannel(r, at, g); }));
     dg.groups.push_back(std::move(g));
     return b->link(0);
 }
 
 // One DG with its channel groups; returns the next DG's link.
-core::Result<std::uint64_t> readDataGroup(const io::ByteSource& file, Claimed& claimed, std::uint64_t offset,
-                                          Structure& s)
+core::Result<std::uint64_t> readDataGroup(Reader& r, std::uint64_t offset, Structure& s)
 {
+    const io::ByteSource& file = r.file;
     auto b = readBlock(file, offset, {"DG"});
     if (!b) return b.error();
     LV_TRY(needLinks(file, *b, 4));
@@ -162,8 +227,8 @@ core::Result<std::uint64_t> readDataGroup(const io::ByteSource& file, Claimed& c
         dg.recordIdBytes != 8)
         return corrupt(file, offset, "record id size " + std::to_string(dg.recordIdBytes) + " is not 0, 1, 2, 4 or 8");
     dg.dataLink = b->link(2);
-    LV_TRY(walk(file, claimed, b->link(1), "channel groups",
-                [&](std::uint64_t at) { return readChannelGroup(file, claimed, at, dg); }));
+    LV_TRY(walk(file, r.claimed, b->link(1), "channel groups",
+                [&](std::uint64_t at) { return readChannelGroup(r, at, dg); }));
     s.dataGroups.push_back(std::move(dg));
     return b->link(0);
 }
@@ -195,6 +260,12 @@ core::Status readIdentification(const io::ByteSource& file, Structure& s)
 
 } // namespace
 
+std::string Source::label() const
+{
+    if (!name.empty() && !path.empty() && name != path) return name + " (" + path + ")";
+    return !name.empty() ? name : path;
+}
+
 std::size_t Structure::channelCount() const
 {
     std::size_t n = 0;
@@ -219,9 +290,9 @@ core::Result<Structure> readStructure(const io::ByteSource& file)
     auto comment = readRawText(file, hd->link(5));
     if (!comment) return comment.error();
     s.comment = *comment;
-    Claimed claimed;
-    LV_TRY(walk(file, claimed, hd->link(0), "data groups",
-                [&](std::uint64_t at) { return readDataGroup(file, claimed, at, s); }));
+    Reader r{file, {}, {}, {}};
+    LV_TRY(
+        walk(file, r.claimed, hd->link(0), "data groups", [&](std::uint64_t at) { return readDataGroup(r, at, s); }));
     return s;
 }
 

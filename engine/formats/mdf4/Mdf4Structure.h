@@ -1,8 +1,10 @@
 // The block tree of an MDF 4 file as read at open: the identification, the header (start time, zones), data groups,
-// channel groups, channels and their conversions. No sample data is read here.
+// channel groups, channels, their conversions (with the texts and nested conversions they refer to), sources (SI),
+// sample reductions (SR, listed) and channel array dimensions (CA, listed). No sample data is read here.
 #pragma once
 
 #include "core/Error.h"
+#include "formats/mdf4/Mdf4Formula.h"
 #include "io/ByteSource.h"
 
 #include <cstdint>
@@ -48,11 +50,61 @@ enum class ConversionKind : std::uint8_t {
     BitfieldToText
 };
 
+struct Conversion;
+
+// What one cc_ref link of a conversion leads to, read at open: a text (TX/MD, up to its first NUL), a nested
+// conversion, or nothing (link 0: an empty text for value/range-to-text, "keep the input" for text-to-text).
+struct ConversionRef {
+    std::string text;
+    std::vector<Conversion> nested; // the nested CC (one), or empty
+    bool isNil = false;
+
+    const Conversion* conversion() const { return nested.empty() ? nullptr : nested.data(); }
+};
+
 struct Conversion {
     ConversionKind kind = ConversionKind::Identity;
-    std::string unit;                // the CC's own unit (used when the channel has none)
-    std::vector<double> values;      // cc_val
-    std::vector<std::uint64_t> refs; // cc_ref links (texts, nested conversions)
+    std::string name;                   // cc_tx_name (bitfield-to-text: the name of a part)
+    std::string unit;                   // the CC's own unit (used when the channel has none)
+    std::vector<double> values;         // cc_val (bitfield-to-text: masks, their bits as stored)
+    std::vector<std::uint64_t> refs;    // cc_ref links (texts, nested conversions)
+    std::vector<ConversionRef> targets; // what each of `refs` leads to (for the kinds that read their refs)
+    std::string formulaText;            // algebraic: the formula as stored
+    Formula formula;                    // algebraic: the formula parsed, or empty when not understood
+    std::string formulaProblem;         // algebraic: why it was not understood
+    bool rawIsFloat = false;            // the raw values are floats: range ends are then exclusive (mdf-check, asammdf)
+    std::uint64_t offset = 0;
+};
+
+// A source (SI block): the ECU, bus or tool that acquired a channel or channel group.
+struct Source {
+    bool present = false;
+    std::string name;
+    std::string path;
+    std::string comment;
+    std::uint8_t type = 0;    // si_type: 0 other, 1 ECU, 2 bus, 3 I/O, 4 tool, 5 user
+    std::uint8_t busType = 0; // si_bus_type: 0 none, 1 other, 2 CAN, 3 LIN, 4 MOST, 5 FlexRay, 6 K-Line, ...
+    std::uint64_t offset = 0;
+
+    // "name (path)", "name", "path" or "": what the session browser shows.
+    std::string label() const;
+};
+
+// A sample reduction (SR block) of a channel group: stored min/max/mean per interval (the data is not read).
+struct Reduction {
+    std::uint64_t cycleCount = 0;
+    double interval = 0;
+    std::uint8_t syncType = 0; // 1 time (s), 2 angle, 3 distance, 4 index (samples)
+    std::uint8_t flags = 0;    // bit 0: invalidation bytes present; bit 1: dominant invalidation bit
+    std::uint64_t dataLink = 0;
+    std::uint64_t offset = 0;
+};
+
+// A channel array (CA block) listed, never decoded.
+struct ArrayInfo {
+    std::uint8_t type = 0;    // ca_type: 0 array, 1 scaling axis, 2 look-up, 3 interval axis, 4 classification
+    std::uint8_t storage = 0; // ca_storage: 0 CN template, 1 CG template, 2 DG template
+    std::vector<std::uint64_t> dimensions;
     std::uint64_t offset = 0;
 };
 
@@ -71,6 +123,9 @@ struct Channel {
     bool hasConversion = false;
     Conversion conversion;
     std::uint64_t dataLink = 0; // VLSD: the SD/DL or the VLSD channel group
+    Source source;
+    std::string composition;       // "CA", "CN" (a structure) or "" (cn_composition)
+    std::vector<ArrayInfo> arrays; // the CA blocks of the composition (nested arrays in order), listed
     std::uint64_t offset = 0;
 
     bool isMaster() const { return kind == ChannelKind::Master || kind == ChannelKind::VirtualMaster; }
@@ -87,6 +142,8 @@ struct ChannelGroup {
     std::uint32_t dataBytes = 0;
     std::uint32_t invalidBytes = 0;
     std::vector<Channel> channels;
+    Source source;
+    std::vector<Reduction> reductions; // SR blocks, in list order
     std::uint64_t offset = 0;
 
     bool isVlsd() const { return flags & 1u; }

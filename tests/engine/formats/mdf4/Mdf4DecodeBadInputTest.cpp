@@ -1,0 +1,152 @@
+// Broken conversions, signal data and events (copies of reference files with one thing broken): Corrupt errors
+// naming the block; and a channel array (CA) added to a copy, listed.
+#include "formats/mdf4/Mdf4Data.h"
+#include "formats/mdf4/Mdf4Events.h"
+#include "formats/mdf4/Mdf4Text.h"
+
+#include "core/LittleEndian.h"
+#include "io/ByteSource.h"
+#include "support/TestSupport.h"
+
+#include <gtest/gtest.h>
+
+using namespace lv::formats::mdf4;
+namespace le = lv::core::le;
+
+namespace {
+
+const std::string kPath = "copy.mf4";
+
+std::vector<std::uint8_t> reference(const std::string& name)
+{
+    return lv::test::readBytes(std::string(LONGVIEW_TESTDATA) + "/mdf4/" + name);
+}
+
+std::string errorOf(std::vector<std::uint8_t> bytes)
+{
+    auto s = readStructure(*lv::io::memorySource(std::move(bytes), kPath));
+    return s.ok() ? "no error" : s.error().describe();
+}
+
+Structure treeOf(const std::vector<std::uint8_t>& bytes)
+{
+    auto s = readStructure(*lv::io::memorySource(bytes, kPath));
+    EXPECT_TRUE(s.ok()) << s.error().describe();
+    return s.ok() ? *s : Structure{};
+}
+
+const Channel* channelNamed(const Structure& s, const std::string& name)
+{
+    for (const DataGroup& dg : s.dataGroups)
+        for (const ChannelGroup& g : dg.groups)
+            for (const Channel& c : g.channels)
+                if (c.name == name) return &c;
+    return nullptr;
+}
+
+// Where the data section of the block at `at` starts.
+std::uint64_t dataOf(const std::vector<std::uint8_t>& b, std::uint64_t at) { return at + 24 + 8 * le::u64(b, at + 16); }
+
+std::string at(std::uint64_t offset) { return " (at byte " + std::to_string(offset) + ")"; }
+
+} // namespace
+
+TEST(Mdf4DecodeBadInput, AConversionWithAbsurdCountsNamesItsBlock)
+{
+    auto bytes = reference("asammdf_two_rates_dz.mf4");
+    const std::uint64_t cc = channelNamed(treeOf(bytes), "state")->conversion.offset;
+    ASSERT_NE(cc, 0u);
+    le::store<std::uint16_t>(&bytes[dataOf(bytes, cc) + 6], 60000); // cc_val_count
+    EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: ##CC block lists 60000 values but holds room for 3" + at(cc));
+    bytes = reference("asammdf_two_rates_dz.mf4");
+    le::store<std::uint16_t>(&bytes[dataOf(bytes, cc) + 4], 60000); // cc_ref_count
+    EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: ##CC block lists 60000 references but has room for 4" + at(cc));
+    bytes = reference("asammdf_two_rates_dz.mf4");
+    const std::uint64_t linear = channelNamed(treeOf(bytes), "pressure")->conversion.offset;
+    le::store<std::uint16_t>(&bytes[dataOf(bytes, linear) + 6], 1); // a linear conversion of one value
+    EXPECT_EQ(errorOf(bytes),
+              kPath + ": MDF4: linear conversion with 1 values and 0 references needs 2 values" + at(linear));
+}
+
+TEST(Mdf4DecodeBadInput, ALoopOfNestedConversionsIsRefused)
+{
+    auto bytes = reference("asammdf_two_rates_dz.mf4");
+    const std::uint64_t cc = channelNamed(treeOf(bytes), "state")->conversion.offset;
+    le::store<std::uint64_t>(&bytes[cc + 24 + 4 * 8], cc); // its first text reference: itself
+    EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: nested conversions loop back: the conversion at byte " +
+                                  std::to_string(cc) + " refers to this one, which contains it" + at(cc));
+}
+
+TEST(Mdf4DecodeBadInput, SignalDataShorterThanAValueLength)
+{
+    auto bytes = reference("asammdf_vlsd_virtual.mf4");
+    const Structure s = treeOf(bytes);
+    const Channel* label = channelNamed(s, "label");
+    ASSERT_NE(label, nullptr);
+    const std::uint64_t sd = label->dataLink, sdBytes = le::u64(bytes, sd + 8) - 24;
+    le::store<std::uint32_t>(&bytes[sd + 24], 100000); // the first value's length
+    auto file = lv::io::memorySource(bytes, kPath);
+    const DataGroup* dg = nullptr;
+    const ChannelGroup* group = nullptr;
+    for (const DataGroup& d : s.dataGroups)
+        for (const ChannelGroup& g : d.groups)
+            for (const Channel& c : g.channels)
+                if (&c == label) dg = &d, group = &g;
+    auto records = readDataGroupBytes(*file, *dg);
+    ASSERT_TRUE(records.ok());
+    auto texts = channelTexts(*file, *dg, *group, *label, *records);
+    ASSERT_FALSE(texts.ok());
+    EXPECT_EQ(texts.error().describe(), kPath +
+                                            ": MDF4: the signal data holds a value of 100000 bytes at byte 0, "
+                                            "past its end (" +
+                                            std::to_string(sdBytes) + " bytes)" + at(sd));
+    auto shifted = *records; // the second record's offset moved one byte into its value
+    const std::uint64_t field = group->dataBytes + group->invalidBytes + dg->recordIdBytes + label->byteOffset;
+    const std::uint64_t offset = le::u64(shifted, field) + 1;
+    le::store<std::uint64_t>(&shifted[field], offset);
+    auto moved =
+        channelTexts(*lv::io::openFile(std::string(LONGVIEW_TESTDATA) + "/mdf4/asammdf_vlsd_virtual.mf4").value(), *dg,
+                     *group, *label, shifted);
+    ASSERT_FALSE(moved.ok());
+    EXPECT_EQ(moved.error().message, "MDF4: record 1 of VLSD channel label points to byte " + std::to_string(offset) +
+                                         " of its signal data, where no value starts");
+    EXPECT_EQ(moved.error().offset, static_cast<std::int64_t>(label->offset));
+}
+
+TEST(Mdf4DecodeBadInput, ALoopInTheEventListIsRefused)
+{
+    auto bytes = reference("dSPACE_CaptureBlocks.mf4");
+    const Structure s = treeOf(bytes);
+    auto events = readEvents(*lv::io::memorySource(bytes, kPath), s);
+    ASSERT_TRUE(events.ok());
+    le::store<std::uint64_t>(&bytes[events->back().offset + 24], events->front().offset); // last -> first
+    auto looped = readEvents(*lv::io::memorySource(bytes, kPath), s);
+    ASSERT_FALSE(looped.ok());
+    EXPECT_EQ(looped.error().describe(),
+              kPath + ": MDF4: the list of events loops back or links a block twice" + at(events->front().offset));
+}
+
+TEST(Mdf4DecodeBadInput, AChannelArrayIsListedNotDecoded)
+{
+    auto bytes = reference("asammdf_two_rates_dz.mf4");
+    const std::uint64_t cn = channelNamed(treeOf(bytes), "ecg")->offset;
+    bytes.resize((bytes.size() + 7) / 8 * 8);
+    const std::uint64_t ca = bytes.size();
+    std::vector<std::uint8_t> block(24 + 8 + 16 + 2 * 8); // one link (ca_composition), two dimensions
+    std::memcpy(block.data(), "##CA", 4);
+    le::store<std::uint64_t>(&block[8], block.size());
+    le::store<std::uint64_t>(&block[16], 1);
+    le::store<std::uint16_t>(&block[32 + 2], 2); // ca_ndim
+    le::store<std::uint64_t>(&block[32 + 16], 3);
+    le::store<std::uint64_t>(&block[32 + 24], 4);
+    bytes.insert(bytes.end(), block.begin(), block.end());
+    le::store<std::uint64_t>(&bytes[cn + 24 + 8], ca); // cn_composition
+    const Structure s = treeOf(bytes);
+    const Channel* ecg = channelNamed(s, "ecg");
+    ASSERT_NE(ecg, nullptr);
+    EXPECT_EQ(ecg->composition, "CA");
+    ASSERT_EQ(ecg->arrays.size(), 1u);
+    EXPECT_EQ(ecg->arrays[0].dimensions, (std::vector<std::uint64_t>{3, 4}));
+    le::store<std::uint64_t>(&bytes[ca + 24], ca); // a nested array that is itself
+    EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: the channel arrays of channel ecg loop back or nest too deep" + at(ca));
+}

@@ -207,9 +207,11 @@ std::function<int()> addBatchCommand(CLI::App& app)
     auto* command = app.add_subcommand("batch", "Convert every recording under the inputs to one format under --out, "
                                                 "side by side; exit 5 when some failed");
     auto o = std::make_shared<BatchOptions>();
-    command->add_option("IN", o->inputs, "Recordings or folders searched for recordings (.mefd, .mefd.tar, .edf, .bdf)")
+    command
+        ->add_option("IN", o->inputs,
+                     "Recordings or folders searched for recordings (.mefd, .mefd.tar, .edf, .bdf, .mf4)")
         ->required();
-    command->add_option("--to", o->to, "Target format: mefd, edf, bdf or csv")->required();
+    command->add_option("--to", o->to, "Target format: mefd, edf, bdf, mf4 or csv")->required();
     command->add_option("--out", o->outDir, "Output folder (the inputs' relative layout is kept under it)")->required();
     command->add_option("--jobs", o->jobs, "Conversions side by side (default 1); --threads are shared among them")
         ->check(CLI::Range(1, 256));

@@ -123,8 +123,9 @@ int run(MergeOptions& o)
 std::function<int()> addMergeCommand(CLI::App& app)
 {
     auto* command = app.add_subcommand(
-        "merge", "Merge recordings into OUT.csv, OUT.mefd, OUT.edf or OUT.bdf: concatenated in time (channels by name, "
-                 "the time between them as gaps) or stacked side by side; the options are convert's");
+        "merge",
+        "Merge recordings into OUT.csv, OUT.mefd, OUT.edf, OUT.bdf or OUT.mf4: concatenated in time (channels by name, "
+        "the time between them as gaps) or stacked side by side; the options are convert's");
     auto o = std::make_shared<MergeOptions>();
     command
         ->add_option("FILES", o->paths,

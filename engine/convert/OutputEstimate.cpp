@@ -18,6 +18,8 @@ Rate rateOf(const std::string& extension, bool fromEdf)
     if (extension == "bdf") return {3.0, 47.6e6, 70.1e6};
     if (extension == "csv") return {5.1, 20.4e6, 26.7e6};
     if (extension == "mefd") return fromEdf ? Rate{1.65, 39.3e6, 60.5e6} : Rate{1.65, 25.0e6, 42.0e6};
+    if (extension == "mf4")
+        return {1.46, 15.0e6, 15.0e6}; // 64 ch x 1 h of synthetic EEG; compression alone is parallel
     return {0, 0, 0};
 }
 
@@ -29,7 +31,7 @@ OutputEstimate estimateOutput(const std::string& extension, const core::Recordin
     OutputEstimate e;
     for (std::size_t c : selection.channels)
         if (c < info.channels.size()) e.samples += core::sampleSpan(info.channels[c], selection.range).count;
-    const bool fromEdf = info.format.find("DF") != std::string::npos; // "EDF+C", "BDF", ...
+    const bool fromEdf = info.format.starts_with("EDF") || info.format.starts_with("BDF"); // "EDF+C", "BDF", ...
     const Rate rate = rateOf(extension, fromEdf);
     if (rate.oneThread <= 0) return e;
     e.bytes = static_cast<std::uint64_t>(static_cast<double>(e.samples) * rate.bytesPerSample);

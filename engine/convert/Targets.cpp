@@ -1,7 +1,8 @@
-// The writable targets: CSV, MEF 3.0, EDF+ and BDF+.
+// The writable targets: CSV, MEF 3.0, EDF+, BDF+ and MDF 4.
 #include "convert/Targets.h"
 
 #include "convert/CsvSideFiles.h"
+#include "convert/Mdf4Export.h"
 #include "convert/MefExport.h"
 
 namespace lv::convert {
@@ -13,6 +14,9 @@ namespace {
 constexpr std::uint64_t kCsvWorkingBytes = std::uint64_t{72} << 20;
 constexpr std::uint64_t kMefWorkingBytes = std::uint64_t{32} << 20;
 constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{40} << 20;
+// MDF 4: a chunk of counts (4 MiB) and its records, up to 4 DZ blocks of 4 MiB compressed at once (records,
+// transposed copy, compressed copy), the 8 MiB output piece.
+constexpr std::uint64_t kMdf4WorkingBytes = std::uint64_t{64} << 20;
 
 core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
@@ -55,6 +59,7 @@ const std::vector<TargetFormat>& targetFormats()
         {"mefd", "MEF 3.0 session", writeMef, kMefWorkingBytes},
         {"edf", "EDF+ (16-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, false), kEdfWorkingBytes},
         {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true), kEdfWorkingBytes},
+        {"mf4", "ASAM MDF 4.10 file", exportMdf4, kMdf4WorkingBytes},
     };
     return formats;
 }

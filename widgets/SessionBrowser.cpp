@@ -277,6 +277,7 @@ void SessionBrowser::showProperties(QTreeWidgetItem* item)
         addProperty(m_properties, tr("Own gaps / NaN runs"), QString::number(m_bands->channels.at(index).size()));
         if (!ch.description.empty())
             addProperty(m_properties, tr("Description"), QString::fromStdString(ch.description));
+        if (!ch.group.empty()) addProperty(m_properties, tr("Recorded in"), QString::fromStdString(ch.group));
     } else if (kind == kSegment) {
         const core::ChannelInfo& ch = m_info->channels.at(item->parent()->data(0, kIndexRole).toULongLong());
         const core::TimeRange& r = ch.segments.at(index);

@@ -123,6 +123,14 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     if (!selection) return finish(fail(std::move(result), selection.error()));
     auto renamed = RenamedRecording::wrap(std::move(*recording), job.rename);
     if (!renamed) return finish(fail(std::move(result), renamed.error()));
+    if (target->extension == "mefd") { // MEF keeps each channel in a folder of its name
+        const auto safe = folderSafeNames((*renamed)->info());
+        for (const auto& [from, to] : safe)
+            result.warnings.push_back("channel \"" + from + "\" is written as \"" + to +
+                                      "\": a MEF channel is a folder of its name");
+        renamed = RenamedRecording::wrap(std::move(*renamed), safe);
+        if (!renamed) return finish(fail(std::move(result), renamed.error()));
+    }
     TargetOptions options = job.target; // with the provenance
     auto deidentified = deidentifyConversion(*renamed, job.deidentify, job.inputs, *selection, options);
     if (!deidentified) return finish(fail(std::move(result), deidentified.error()));

@@ -23,6 +23,7 @@ struct ChannelInfo {
     std::vector<TimeRange> segments; // stored segments, half-open, in time order
     std::vector<TimeRange> gaps;     // discontinuities: time ranges without samples
     std::string description;
+    std::string group; // what the channel was recorded with (MDF 4: its channel group, source and comment), or ""
 
     SampleGrid grid() const { return SampleGrid{start, fs}; }
 };

@@ -1,4 +1,5 @@
-// Format dispatch: EDF/EDF+/BDF files (by extension or content), MEF 3.0 sessions (.mefd, .mefd.tar, .timd).
+// Format dispatch: EDF/EDF+/BDF files (by extension or content), MDF 4 files (by content), MEF 3.0 sessions
+// (.mefd, .mefd.tar, .timd).
 #include "formats/RecordingOpener.h"
 
 #include "core/AsciiLower.h"
@@ -6,6 +7,7 @@
 #include "io/Path.h"
 
 #include "formats/edf/EdfRecording.h"
+#include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mef3/MefRecording.h"
 
 #include <algorithm>
@@ -76,6 +78,7 @@ const std::vector<ReadableFormat>& readableFormats()
         {"MEF 3.0 session archive", {"*.mefd.tar", "*.tar"}, false},
         {"MEF 3.0 session", {"*.mefd"}, true},
         {"MEF 3.0 channel", {"*.timd"}, true},
+        {"ASAM MDF 4", {"*.mf4", "*.mdf"}, false},
     };
     return formats;
 }
@@ -100,6 +103,11 @@ core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& 
         auto edf = edf::openEdf(request.path);
         if (!edf) return edf.error();
         return std::unique_ptr<core::Recording>(std::move(*edf));
+    }
+    if (mdf4::looksLikeMdf4(request.path)) {
+        auto mdf = mdf4::openMdf4(request.path);
+        if (!mdf) return mdf.error();
+        return std::unique_ptr<core::Recording>(std::move(*mdf));
     }
     auto mef = mef3::openMef3(
         request.path, mef3::OpenOptions{request.password, request.snapshotDirectory, request.deferSnapshotCheck});

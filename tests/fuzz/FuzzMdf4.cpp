@@ -1,7 +1,11 @@
-// libFuzzer target: arbitrary bytes as an MDF 4 file: its block tree (readStructure), then each data group's
-// records (DT/DZ/DL/HL, at most 64 MiB) and every numeric channel's samples from them.
+// libFuzzer target: arbitrary bytes as an MDF 4 file: its block tree (readStructure), each data group's records
+// (DT/DZ/DL/HL, at most 64 MiB), every channel's numbers or texts from them and the events; then the file opened as a
+// recording (rasters, counts) and every sample read.
 #include "formats/mdf4/Mdf4Data.h"
+#include "formats/mdf4/Mdf4Events.h"
+#include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mdf4/Mdf4Structure.h"
+#include "formats/mdf4/Mdf4Text.h"
 #include "io/ByteSource.h"
 
 #include <cstddef>
@@ -27,7 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             for (const auto& c : g.channels) {
                 auto values = lv::formats::mdf4::channelValues(*file, dg, g, c, *records);
                 if (values && values->size() != g.cycleCount) __builtin_trap();
+                (void)lv::formats::mdf4::channelSamples(*file, dg, g, c, *records);
             }
     }
+    (void)lv::formats::mdf4::readEvents(*file, *s);
+    auto recording = lv::formats::mdf4::openMdf4(file);
+    if (!recording) return 0;
+    for (const auto& ch : (*recording)->info().channels)
+        if (ch.gridLength < 0 || ch.sampleCount > ch.gridLength) __builtin_trap();
+    (void)lv::core::readEverySample(**recording, {});
     return 0;
 }

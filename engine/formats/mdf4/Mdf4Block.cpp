@@ -57,8 +57,11 @@ std::string_view trimmed(std::string_view s)
     return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
 }
 
-// The text an MD block's XML carries: its first <TX> element's content (unescaped, trimmed); "" for <TX/>; the
-// text itself when it is not XML or has no <TX>.
+// The UTF-8 up to the first NUL of a data section (which may be empty).
+std::string textOf(const Block& b) { return b.data.empty() ? std::string() : le::text(b.data, 0, b.data.size()); }
+
+} // namespace
+
 std::string plainText(const std::string& text)
 {
     const std::string_view t = trimmed(text);
@@ -76,11 +79,6 @@ std::string plainText(const std::string& text)
     }
     return text;
 }
-
-// The UTF-8 up to the first NUL of a data section (which may be empty).
-std::string textOf(const Block& b) { return b.data.empty() ? std::string() : le::text(b.data, 0, b.data.size()); }
-
-} // namespace
 
 core::Result<Block> readBlock(const io::ByteSource& file, std::uint64_t offset,
                               std::initializer_list<std::string_view> ids, std::uint64_t maxData)

@@ -39,6 +39,10 @@ core::Result<std::string> readText(const io::ByteSource& file, std::uint64_t off
 // The raw text of a TX or MD block, up to its first NUL (names; the XML of a comment); "" for link 0.
 core::Result<std::string> readRawText(const io::ByteSource& file, std::uint64_t offset);
 
+// The text an MD block's XML carries: its first <TX> element's content (unescaped, trimmed); "" for <TX/>; the
+// text itself when it is not XML or has no <TX>.
+std::string plainText(const std::string& text);
+
 // Corrupt error about the block at `offset`.
 core::Error corrupt(const io::ByteSource& file, std::uint64_t offset, const std::string& what);
 

@@ -32,4 +32,16 @@ core::Result<std::vector<double>> channelValues(const io::ByteSource& file, cons
 // The raw value of a numeric channel in one record (no conversion).
 double rawValue(const Channel& channel, const std::uint8_t* record);
 
+// Whether the sample of `channel` in `record` (its data bytes, after any record id) is invalid: the channel is all
+// invalid, or its invalidation bit in the record's invalidation bytes is set.
+bool sampleInvalid(const ChannelGroup& group, const Channel& channel, const std::uint8_t* record);
+
+// The physical value of `channel` in record number `index` (a virtual channel's raw value is the index); NaN when
+// the sample is invalid.
+double physicalValue(const ChannelGroup& group, const Channel& channel, const std::uint8_t* record,
+                     std::uint64_t index);
+
+// A numeric channel's field and invalidation bit inside its group's record: Corrupt naming the channel when not.
+core::Status checkChannelLayout(const io::ByteSource& file, const ChannelGroup& group, const Channel& channel);
+
 } // namespace lv::formats::mdf4

@@ -1,0 +1,396 @@
+// Opening an MDF 4 file as a recording: the block tree, each channel group's raster from its master times, and
+// each channel's mapping to counts (integers as stored, floats quantized at a step chosen from their first values).
+#include "formats/mdf4/Mdf4Recording.h"
+
+#include "core/Quantization.h"
+#include "formats/mdf4/Mdf4Block.h"
+#include "formats/mdf4/Mdf4BlockWriter.h"
+#include "formats/mdf4/Mdf4Conversion.h"
+#include "formats/mdf4/Mdf4Data.h"
+#include "formats/mdf4/Mdf4Events.h"
+#include "io/Path.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace lv::formats::mdf4 {
+
+namespace {
+
+constexpr std::size_t kQuantizationSamples = 65536; // values looked at to choose a float channel's step
+constexpr std::uint64_t kBlockBytes = std::uint64_t{1} << 20;
+
+bool isInteger(DataType t)
+{
+    return t == DataType::UintLe || t == DataType::UintBe || t == DataType::IntLe || t == DataType::IntBe;
+}
+
+bool isNumber(const Channel& c)
+{
+    return c.dataType <= DataType::FloatBe && c.kind != ChannelKind::Vlsd && !c.isMaster();
+}
+
+// Integer raw values that fit int32, converted by the identity, a linear function or to text (whose numbers are
+// then shown): counts as stored.
+bool storedAsCounts(const Channel& c)
+{
+    if (!isInteger(c.dataType) || c.kind == ChannelKind::VirtualData) return false;
+    const bool isSigned = c.dataType == DataType::IntLe || c.dataType == DataType::IntBe;
+    if (c.bitCount > (isSigned ? 32u : 31u)) return false;
+    if (!c.hasConversion || c.conversion.kind == ConversionKind::Identity || !isNumericConversion(c.conversion))
+        return true;
+    const std::vector<double>& p = c.conversion.values;
+    return c.conversion.kind == ConversionKind::Linear && p.size() >= 2 && std::isfinite(p[0]) && std::isfinite(p[1]) &&
+           p[1] != 0.0;
+}
+
+// The step of counts for values that are not whole multiples of one: a power of two that keeps 2^27 steps (4 bits
+// of headroom in int32) up to the largest magnitude seen, so float32 values near it are kept exactly.
+double floatStep(const std::vector<double>& values)
+{
+    double largest = 0;
+    for (double v : values)
+        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    if (largest == 0) return 1.0;
+    return std::ldexp(1.0, std::ilogb(largest) + 1 + 4 - 31);
+}
+
+// Physical values as counts: the data's own resolution when every value seen is a whole multiple of it (and the
+// counts keep headroom), else floatStep.
+core::QuantizationChoice quantizationOf(const std::vector<double>& values)
+{
+    core::QuantizationChoice q = core::chooseQuantization(values, 0.0);
+    double largest = 0;
+    for (double v : values)
+        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    if (q.exact && largest / q.factor < 0x1p27) return q;
+    q.factor = floatStep(values);
+    q.exact = true;
+    for (double v : values)
+        if (std::isfinite(v) && std::round(v / q.factor) * q.factor != v) q.exact = false;
+    return q;
+}
+
+std::string shortest(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return text;
+}
+
+// "channel group 3 (name)": numbered in file order over all data groups, as mdf-check numbers them.
+std::string groupName(std::size_t number, const ChannelGroup& cg)
+{
+    std::string name = "channel group " + std::to_string(number);
+    if (!cg.acquisitionName.empty()) name += " (" + cg.acquisitionName + ")";
+    return name;
+}
+
+} // namespace
+
+class Mdf4Opener {
+public:
+    explicit Mdf4Opener(Mdf4Recording& r) : m_r(r) {}
+
+    core::Status run()
+    {
+        Structure& s = m_r.m_structure;
+        core::RecordingInfo& info = m_r.m_info;
+        info.format = "MDF " + s.version;
+        if (s.unfinished)
+            info.warnings.push_back("the file is marked unfinished (UnFinMF): its writer did not close it; what it "
+                                    "holds is read as far as its blocks are whole");
+        if (s.timeFlags & 1u) limit("the start time is local time of an unknown zone, read as if it were UTC");
+        info.start = static_cast<core::Uutc>(s.startNs / 1000);
+        info.end = info.start;
+        info.description = plainText(s.comment);
+        for (std::size_t d = 0; d < s.dataGroups.size(); ++d) LV_TRY(openDataGroup(d));
+        for (const core::ChannelInfo& c : info.channels) info.end = std::max(info.end, c.end);
+        readAnnotations();
+        for (const core::Annotation& a : info.annotations) info.end = std::max(info.end, a.time + a.durationUs);
+        m_r.m_warned.assign(info.channels.size(), false);
+        return {};
+    }
+
+private:
+    // A warning about what this reader does not read exactly (not about the file): validate does not count it.
+    void limit(std::string what)
+    {
+        m_r.m_limits.push_back(what);
+        m_r.m_info.warnings.push_back(std::move(what));
+    }
+
+    // Events (EV) as annotations: a marker's name as type and its comment as text (how Mdf4Writer stores an
+    // annotation); other events typed as mdf-check names them ("acquisition_interrupt"), name and comment as text; a
+    // begin/end pair as one annotation with its duration. A damaged event list is a warning: the data is still read.
+    void readAnnotations()
+    {
+        core::RecordingInfo& info = m_r.m_info;
+        auto events = readEvents(*m_r.m_file, m_r.m_structure);
+        if (!events) {
+            info.warnings.push_back("the events are not read: " + events.error().message);
+            return;
+        }
+        std::size_t notTimed = 0;
+        for (const EventSpan& span : eventSpans(*events)) {
+            const Event& e = (*events)[span.event];
+            if (e.syncType != 1 || !std::isfinite(span.start) || !std::isfinite(span.duration) ||
+                std::abs(span.start) > 1e12 || span.duration < 0 || span.duration > 1e12) {
+                ++notTimed;
+                continue;
+            }
+            core::Annotation a;
+            a.time = info.start + std::llround(span.start * 1e6);
+            a.durationUs = std::llround(span.duration * 1e6);
+            if (e.type == kEventMarker && !e.name.empty()) { // a marker's name is its kind ("Note"), as we write them
+                a.type = e.name;
+                a.text = e.comment;
+            } else {
+                a.type = eventTypeName(e.type);
+                a.text = e.name.empty() ? e.comment : e.comment.empty() ? e.name : e.name + ": " + e.comment;
+            }
+            if (e.scope.size() == 1)
+                if (const auto it = m_channelAt.find(e.scope[0]); it != m_channelAt.end()) a.channel = it->second;
+            info.annotations.push_back(std::move(a));
+        }
+        if (notTimed)
+            limit(std::to_string(notTimed) +
+                  " events are placed by angle, distance or record index, not time: not shown");
+        std::stable_sort(info.annotations.begin(), info.annotations.end(),
+                         [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
+    }
+
+    core::Status openDataGroup(std::size_t d)
+    {
+        const DataGroup& dg = m_r.m_structure.dataGroups[d];
+        auto stream = indexDataStream(*m_r.m_file, dg.dataLink);
+        if (!stream) return stream.error();
+        const bool unsorted = dg.recordIdBytes != 0 && dg.groups.size() > 1;
+        std::vector<std::uint8_t> all;
+        if (unsorted) {
+            all.resize(stream->bytes);
+            LV_TRY(readStreamRange(*m_r.m_file, *stream, 0, all));
+        }
+        for (std::size_t g = 0; g < dg.groups.size(); ++g) {
+            const ChannelGroup& cg = dg.groups[g];
+            if (cg.isVlsd()) {
+                ++m_groupNumber;
+                continue;
+            }
+            Mdf4Recording::Group group{d, g, *stream, 0, 0, nullptr, {}, {}};
+            group.idBytes = unsorted ? 0 : dg.recordIdBytes;
+            group.recordBytes = group.idBytes + std::uint64_t{cg.dataBytes} + cg.invalidBytes;
+            if (unsorted) {
+                auto own = recordsOfGroup(*m_r.m_file, dg, cg, all);
+                if (!own) return own.error();
+                group.ownRecords = std::make_shared<const std::vector<std::uint8_t>>(std::move(*own));
+            }
+            LV_TRY(openChannelGroup(std::move(group)));
+            ++m_groupNumber;
+        }
+        return {};
+    }
+
+    const Channel* masterOf(const ChannelGroup& cg)
+    {
+        for (const Channel& c : cg.channels)
+            if (c.isMaster()) return &c;
+        return nullptr;
+    }
+
+    core::Status openChannelGroup(Mdf4Recording::Group group)
+    {
+        const DataGroup& dg = m_r.m_structure.dataGroups[group.dataGroup];
+        const ChannelGroup& cg = dg.groups[group.channelGroup];
+        const std::uint64_t available =
+            group.ownRecords ? group.ownRecords->size() : (group.recordBytes ? group.stream.bytes : 0);
+        if (group.recordBytes == 0 || available / group.recordBytes < cg.cycleCount)
+            return corrupt(*m_r.m_file, cg.offset,
+                           "the data holds fewer records than its channel group's " + std::to_string(cg.cycleCount));
+        std::vector<const Channel*> numbers;
+        std::size_t skipped = 0;
+        for (const Channel& c : cg.channels) {
+            if (c.isMaster()) continue;
+            if (!isNumber(c)) {
+                ++skipped;
+                continue;
+            }
+            LV_TRY(checkChannelLayout(*m_r.m_file, cg, c));
+            numbers.push_back(&c);
+        }
+        if (skipped)
+            limit(groupName(m_groupNumber, cg) + ": " + std::to_string(skipped) +
+                  " channels that hold text or bytes are not shown");
+        checkRecordCount(group, cg);
+        if (numbers.empty()) return {};
+        if (cg.cycleCount == 0) {
+            limit(groupName(m_groupNumber, cg) + ": it holds no records");
+            return {};
+        }
+        const Channel* master = masterOf(cg);
+        if (master) LV_TRY(checkChannelLayout(*m_r.m_file, cg, *master));
+        std::vector<double> times(cg.cycleCount);
+        std::vector<std::vector<double>> firstValues(numbers.size());
+        LV_TRY(scan(group, [&](const std::uint8_t* record, std::uint64_t i) {
+            times[i] = master && master->sync == SyncKind::Time ? physicalValue(cg, *master, record, i)
+                                                                : static_cast<double>(i);
+            if (i >= kQuantizationSamples) return;
+            for (std::size_t k = 0; k < numbers.size(); ++k)
+                if (!storedAsCounts(*numbers[k])) firstValues[k].push_back(physicalValue(cg, *numbers[k], record, i));
+        }));
+        if (master && master->sync != SyncKind::Time)
+            limit(groupName(m_groupNumber, cg) + ": its master is not a time; records are placed one per second");
+        const std::optional<Raster> raster = fitRaster(times);
+        if (!raster) {
+            limit(groupName(m_groupNumber, cg) + ": its " + std::to_string(numbers.size()) +
+                  " channels are sampled at irregular times, which are not read yet");
+            return {};
+        }
+        makeBlocks(group, *raster);
+        const core::SampleGrid grid{m_r.m_info.start + static_cast<core::Uutc>(std::llround(raster->firstTime * 1e6)),
+                                    raster->fs};
+        for (std::size_t k = 0; k < numbers.size(); ++k) addChannel(group, *numbers[k], *raster, grid, firstValues[k]);
+        m_r.m_groups.push_back(std::move(group));
+        return {};
+    }
+
+    // What a group's data says against its header: as many records as the channel group counts, DZ rows of one
+    // record each (sorted groups). No checksum covers either: a mismatch is said, and the channel group's count is
+    // read.
+    void checkRecordCount(const Mdf4Recording::Group& group, const ChannelGroup& cg)
+    {
+        const std::uint64_t held =
+            (group.ownRecords ? group.ownRecords->size() : group.stream.bytes) / group.recordBytes;
+        if (held != cg.cycleCount)
+            m_r.m_info.warnings.push_back(groupName(m_groupNumber, cg) + ": its data holds " + std::to_string(held) +
+                                          " records but its header counts " + std::to_string(cg.cycleCount) + "; " +
+                                          std::to_string(cg.cycleCount) + " are read");
+        for (const Leaf& leaf : group.stream.leaves)
+            if (!group.ownRecords && leaf.columns != 0 && leaf.columns != group.recordBytes) {
+                m_r.m_info.warnings.push_back(
+                    groupName(m_groupNumber, cg) + ": its ##DZ block at byte " + std::to_string(leaf.block) +
+                    " is transposed in rows of " + std::to_string(leaf.columns) + " bytes, not of its " +
+                    std::to_string(group.recordBytes) + "-byte records: its values may be scrambled");
+                break;
+            }
+    }
+
+    template <class Visit>
+    core::Status scan(const Mdf4Recording::Group& group, Visit&& visit)
+    {
+        const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
+        const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{8} << 20) / group.recordBytes);
+        std::vector<std::uint8_t> bytes;
+        for (std::uint64_t first = 0; first < cg.cycleCount; first += chunk) {
+            const std::uint64_t n = std::min(chunk, cg.cycleCount - first);
+            LV_TRY(m_r.readRecords(group, static_cast<std::int64_t>(first), static_cast<std::int64_t>(n), bytes));
+            for (std::uint64_t i = 0; i < n; ++i)
+                visit(bytes.data() + i * group.recordBytes + group.idBytes, first + i);
+        }
+        return {};
+    }
+
+    static void makeBlocks(Mdf4Recording::Group& group, const Raster& raster)
+    {
+        const std::int64_t most = static_cast<std::int64_t>(
+            std::clamp<std::uint64_t>(kBlockBytes / std::max<std::uint64_t>(group.recordBytes, 1), 64, 65536));
+        for (const RasterRun& run : raster.runs)
+            for (std::int64_t at = 0; at < run.count; at += most) {
+                const std::int64_t n = std::min(most, run.count - at);
+                group.blocks.push_back(core::BlockSpan{run.firstGrid + at, static_cast<std::uint32_t>(n), 0, 0, false});
+                group.blockRecord.push_back(run.firstRecord + at);
+            }
+    }
+
+    std::string uniqueName(const std::string& name, std::size_t dg)
+    {
+        if (m_names.insert(name).second) return name;
+        std::string unique = name + " [group " + std::to_string(dg) + "]";
+        for (int n = 2; !m_names.insert(unique).second; ++n)
+            unique = name + " [group " + std::to_string(dg) + " #" + std::to_string(n) + "]";
+        return unique;
+    }
+
+    void addChannel(const Mdf4Recording::Group& group, const Channel& c, const Raster& raster,
+                    const core::SampleGrid& grid, const std::vector<double>& firstValues)
+    {
+        const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
+        core::ChannelInfo ch;
+        ch.name = uniqueName(c.name, group.dataGroup);
+        ch.fs = raster.fs;
+        ch.unit = c.unit;
+        ch.start = grid.origin;
+        ch.description = c.comment;
+        ch.group = groupName(m_groupNumber, cg);
+        if (const std::string source = (c.source.present ? c.source : cg.source).label(); !source.empty())
+            ch.group += ", source " + source;
+        if (!cg.comment.empty()) ch.group += ": " + cg.comment;
+        std::int64_t end = 0;
+        for (const RasterRun& run : raster.runs) {
+            if (run.firstGrid > end) ch.gaps.push_back({grid.timeOf(end), grid.timeOf(run.firstGrid)});
+            ch.segments.push_back({grid.timeOf(run.firstGrid), grid.timeOf(run.firstGrid + run.count)});
+            end = run.firstGrid + run.count;
+            ch.sampleCount += run.count;
+        }
+        ch.gridLength = end;
+        ch.end = grid.timeOf(end);
+        Mdf4Recording::ChannelRef ref{m_r.m_groups.size(), static_cast<std::size_t>(&c - cg.channels.data()),
+                                      Mdf4Recording::Mapping::Counts};
+        if (storedAsCounts(c)) {
+            if (c.hasConversion && !isNumericConversion(c.conversion))
+                limit("channel " + ch.name + ": its values are texts (" + conversionName(c.conversion.kind) +
+                      "), shown as their raw numbers");
+            const bool linear = c.hasConversion && c.conversion.kind == ConversionKind::Linear;
+            ch.conversionFactor = linear ? c.conversion.values[1] : 1.0;
+            ch.offset = linear ? c.conversion.values[0] : 0.0;
+        } else {
+            ref.mapping = Mdf4Recording::Mapping::Quantized;
+            const core::QuantizationChoice q = quantizationOf(firstValues);
+            ch.conversionFactor = q.factor;
+            if (!q.exact)
+                limit("channel " + ch.name + ": its values are read rounded to steps of " + shortest(q.factor) +
+                      (ch.unit.empty() ? "" : " " + ch.unit));
+        }
+        m_channelAt[c.offset] = ch.name;
+        m_r.m_info.channels.push_back(std::move(ch));
+        m_r.m_channels.push_back(ref);
+    }
+
+    Mdf4Recording& m_r;
+    std::set<std::string> m_names;
+    std::map<std::uint64_t, std::string> m_channelAt; // CN block offset -> the channel's name in the recording
+    std::size_t m_groupNumber = 0;                    // of the channel group being opened, VLSD groups counted
+};
+
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)
+{
+    auto file = io::openFile(path);
+    if (!file) return file.error();
+    return openMdf4(*file);
+}
+
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file)
+{
+    auto r = std::unique_ptr<Mdf4Recording>(new Mdf4Recording());
+    r->m_file = file;
+    r->m_info.path = file->path();
+    auto structure = readStructure(*file);
+    if (!structure) return structure.error();
+    r->m_structure = std::move(*structure);
+    LV_TRY(Mdf4Opener(*r).run());
+    return r;
+}
+
+bool looksLikeMdf4(const std::string& path)
+{
+    char magic[8] = {};
+    std::ifstream in(io::toPath(path), std::ios::binary);
+    return in.read(magic, sizeof magic) && std::memcmp(magic, "MDF     ", 8) == 0;
+}
+
+} // namespace lv::formats::mdf4

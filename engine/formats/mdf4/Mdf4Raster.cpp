@@ -1,0 +1,84 @@
+// The raster of master times: median interval, refined over the span, every time checked against its grid point.
+#include "formats/mdf4/Mdf4Raster.h"
+
+#include "core/Time.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lv::formats::mdf4 {
+
+namespace {
+
+double medianInterval(std::span<const double> t)
+{
+    std::vector<double> d(t.size() - 1);
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) d[i] = t[i + 1] - t[i];
+    const auto mid = d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2);
+    std::nth_element(d.begin(), mid, d.end());
+    return *mid;
+}
+
+// Grid points of every time at interval `step`, or empty when one is off its point or does not advance.
+std::vector<std::int64_t> gridPoints(std::span<const double> t, double step)
+{
+    std::vector<std::int64_t> points(t.size());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const double k = std::round((t[i] - t[0]) / step);
+        if (!(std::abs(t[i] - t[0] - k * step) <= kRasterJitter * step) || k > 9.0e15) return {};
+        points[i] = static_cast<std::int64_t>(k);
+        if (i > 0 && points[i] <= points[i - 1]) return {};
+    }
+    return points;
+}
+
+// Grid points counted interval by interval at about `step` (the median interval, which can be off by the jitter
+// and would drift over a long span): the last point's index refines the step.
+std::int64_t lastPointByIntervals(std::span<const double> t, double step)
+{
+    double k = 0;
+    for (std::size_t i = 1; i < t.size(); ++i) k += std::max(1.0, std::round((t[i] - t[i - 1]) / step));
+    return k > 9.0e15 ? 0 : static_cast<std::int64_t>(k);
+}
+
+double roundedToDigits(double v, int digits)
+{
+    if (!(v > 0) || !std::isfinite(v)) return v;
+    const double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(v))));
+    return std::round(v * scale) / scale;
+}
+
+} // namespace
+
+std::optional<Raster> fitRaster(std::span<const double> times)
+{
+    if (times.empty()) return std::nullopt;
+    for (double t : times)
+        if (!std::isfinite(t)) return std::nullopt;
+    if (times.size() == 1) return Raster{1.0, times[0], {RasterRun{0, 0, 1}}};
+    const double median = medianInterval(times);
+    if (!(median > 0) || !(times.back() > times.front())) return std::nullopt;
+    const double measured = static_cast<double>(lastPointByIntervals(times, median)) / (times.back() - times.front());
+    if (!core::plausibleSamplingRate(measured)) return std::nullopt;
+    double fs = measured;
+    std::vector<std::int64_t> points;
+    for (double candidate : {std::round(measured), roundedToDigits(measured, 6), measured}) {
+        if (!core::plausibleSamplingRate(candidate) || std::abs(candidate - measured) > kRasterJitter * measured)
+            continue;
+        points = gridPoints(times, 1.0 / candidate);
+        fs = candidate;
+        if (!points.empty()) break;
+    }
+    if (points.empty()) return std::nullopt;
+    Raster raster{fs, times[0], {}};
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (i > 0 && points[i] == points[i - 1] + 1) {
+            ++raster.runs.back().count;
+            continue;
+        }
+        raster.runs.push_back(RasterRun{static_cast<std::int64_t>(i), points[i], 1});
+    }
+    return raster;
+}
+
+} // namespace lv::formats::mdf4

@@ -1,0 +1,34 @@
+// Whether a channel group's master times lie on a fixed raster (a sampling grid, gaps allowed), and where.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace lv::formats::mdf4 {
+
+// Records [firstRecord, firstRecord + count) lie on grid points [firstGrid, firstGrid + count).
+struct RasterRun {
+    std::int64_t firstRecord = 0;
+    std::int64_t firstGrid = 0;
+    std::int64_t count = 0;
+};
+
+struct Raster {
+    double fs = 1.0;             // samples per second
+    double firstTime = 0.0;      // the first record's master time, seconds
+    std::vector<RasterRun> runs; // in record order; a jump of grid points between runs is a gap
+};
+
+// Relative jitter allowed: every time within 0.1 % of an interval from its grid point.
+inline constexpr double kRasterJitter = 1e-3;
+
+// The raster of `times` (seconds, one per record): the median interval, refined over the whole span, when every
+// time lies within kRasterJitter of an interval from its grid point and grid points strictly increase. The rate is
+// the nearest whole number, else the rate to 6 digits, else the measured one: the first whose grid the times fit.
+// nullopt for irregular times (events, values on change), times that go back, NaN or a rate outside
+// core::plausibleSamplingRate. One record is a raster of 1 Hz.
+std::optional<Raster> fitRaster(std::span<const double> times);
+
+} // namespace lv::formats::mdf4

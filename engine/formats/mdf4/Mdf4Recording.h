@@ -1,0 +1,93 @@
+// An MDF 4 file opened as a core::Recording: channel groups on a fixed raster become grid channels, read on demand
+// in blocks of whole records (DZ leaves inflated once and kept in a small cache).
+#pragma once
+
+#include "core/BlockSource.h"
+#include "core/Recording.h"
+#include "formats/mdf4/Mdf4Raster.h"
+#include "formats/mdf4/Mdf4Stream.h"
+#include "formats/mdf4/Mdf4Structure.h"
+#include "io/ByteSource.h"
+
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace lv::formats::mdf4 {
+
+class Mdf4Recording final : public core::Recording, public core::BlockSource {
+public:
+    const core::RecordingInfo& info() const override { return m_info; }
+    core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
+    std::vector<std::string> takeWarnings() override;
+    const core::BlockSource* blockSource() const override { return this; }
+    std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
+    bool storesExtrema() const override { return false; }
+    core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                             const core::ReadControl& control) const override;
+
+    const Structure& structure() const { return m_structure; }
+    // The warnings of info() that say what this reader leaves out or rounds (irregular groups, texts, float steps),
+    // not what is wrong with the file.
+    const std::vector<std::string>& limits() const { return m_limits; }
+
+private:
+    friend class Mdf4Opener;
+    friend core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file);
+    // The same from any byte source (a tar member, memory).
+    core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file);
+    Mdf4Recording() = default;
+
+    // How a channel's samples become counts.
+    enum class Mapping : std::uint8_t {
+        Counts,    // integer raw values that fit int32, with an identity or linear conversion
+        Quantized, // physical values rounded to multiples of the channel's conversion factor
+    };
+    struct Group {
+        std::size_t dataGroup = 0, channelGroup = 0;
+        DataStream stream;
+        std::uint64_t recordBytes = 0; // record id included (sorted groups)
+        std::uint8_t idBytes = 0;
+        std::shared_ptr<const std::vector<std::uint8_t>> ownRecords; // unsorted groups: this group's, ids removed
+        std::vector<core::BlockSpan> blocks;
+        std::vector<std::int64_t> blockRecord; // first record of each block
+    };
+    struct ChannelRef {
+        std::size_t group = 0;
+        std::size_t channel = 0; // in its channel group
+        Mapping mapping = Mapping::Counts;
+    };
+    core::Status readRecords(const Group& group, std::int64_t first, std::int64_t count,
+                             std::vector<std::uint8_t>& out) const;
+    std::shared_ptr<const std::vector<std::uint8_t>> leafBytes(const Group& group, std::size_t leaf) const;
+    void warnOnce(std::size_t channel, const std::string& what) const;
+
+    io::ByteSourcePtr m_file;
+    Structure m_structure;
+    core::RecordingInfo m_info;
+    std::vector<Group> m_groups;
+    std::vector<ChannelRef> m_channels;
+    std::vector<std::string> m_limits;
+
+    mutable std::mutex m_mutex; // guards the leaf cache and the warnings
+    mutable std::list<std::pair<std::pair<std::size_t, std::size_t>, std::shared_ptr<const std::vector<std::uint8_t>>>>
+        m_leafCache; // (group, leaf) -> inflated bytes, most recent first
+    mutable std::uint64_t m_leafCacheBytes = 0;
+    mutable std::vector<std::string> m_warnings;
+    mutable std::vector<bool> m_warned;
+};
+
+// Opens an MDF 4 file: the block tree, then every channel group's master times (to find its raster) and, for
+// channels stored as floats, a first look at their values (to choose the count size). Irregular channel groups
+// and channels that hold no numbers are left out with a warning.
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path);
+// The same from any byte source (a tar member, memory).
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file);
+
+// A file that starts with MDF's identification ("MDF     ").
+bool looksLikeMdf4(const std::string& path);
+
+} // namespace lv::formats::mdf4

@@ -1,0 +1,201 @@
+// MDF 4 files read as recordings: grid channels sample-exact against asammdf's dumps (expected/*.csv), times on
+// the grid to the microsecond, the same on several threads, and what is left out said in warnings.
+#include "formats/mdf4/Mdf4Recording.h"
+
+#include "decode/ThreadPool.h"
+#include "formats/RecordingOpener.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+
+using namespace lv;
+using namespace lv::formats::mdf4;
+
+namespace {
+
+std::string mdf4Dir() { return std::string(LONGVIEW_TESTDATA) + "/mdf4"; }
+
+// The (time, value) rows of a dump; INVALID as NaN.
+std::vector<std::pair<double, double>> readDump(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line); // time,value
+    std::vector<std::pair<double, double>> rows;
+    while (std::getline(in, line)) {
+        const auto comma = line.find(',');
+        const std::string value = line.substr(comma + 1);
+        rows.emplace_back(std::strtod(line.substr(0, comma).c_str(), nullptr),
+                          value == "INVALID" ? std::nan("") : std::strtod(value.c_str(), nullptr));
+    }
+    return rows;
+}
+
+std::unique_ptr<Mdf4Recording> open(const std::string& name)
+{
+    auto r = openMdf4(mdf4Dir() + "/" + name);
+    EXPECT_TRUE(r.ok()) << r.error().describe();
+    return r.ok() ? std::move(*r) : nullptr;
+}
+
+std::vector<std::int32_t> readAll(core::Recording& r, std::size_t channel, core::TaskRunner* runner = nullptr)
+{
+    std::vector<std::int32_t> out(static_cast<std::size_t>(r.info().channels[channel].gridLength));
+    const core::RawSlice slice{channel, 0, out};
+    core::ReadControl control;
+    control.runner = runner;
+    const core::Status s = r.readRaw({&slice, 1}, control);
+    EXPECT_TRUE(s.ok()) << s.error().describe();
+    return out;
+}
+
+struct Expected {
+    std::string file, channel;
+    bool exact; // every value kept exactly (integers, float32); else within half a step
+};
+
+void PrintTo(const Expected& e, std::ostream* os) { *os << e.file << " " << e.channel; }
+
+class Mdf4RecordingSamples : public ::testing::TestWithParam<Expected> {};
+
+} // namespace
+
+TEST_P(Mdf4RecordingSamples, EqualAsammdfsDumpOnTheGrid)
+{
+    const Expected& e = GetParam();
+    auto r = open(e.file);
+    ASSERT_TRUE(r);
+    const int c = r->info().channelIndex(e.channel);
+    ASSERT_GE(c, 0);
+    const core::ChannelInfo& ch = r->info().channels[static_cast<std::size_t>(c)];
+    const std::string stem = e.file.substr(0, e.file.rfind('.'));
+    const auto rows = readDump(mdf4Dir() + "/expected/" + stem + "__" + e.channel + ".csv");
+    ASSERT_EQ(ch.sampleCount, static_cast<std::int64_t>(rows.size()));
+    const std::vector<std::int32_t> counts = readAll(*r, static_cast<std::size_t>(c));
+    std::size_t row = 0;
+    for (const core::TimeRange& segment : ch.segments) {
+        const std::int64_t first = ch.grid().nearestIndex(segment.start), end = ch.grid().nearestIndex(segment.end);
+        for (std::int64_t i = first; i < end; ++i, ++row) {
+            ASSERT_LT(row, rows.size());
+            const auto [time, value] = rows[row];
+            const core::Uutc expectedTime = r->info().start + std::llround(time * 1e6);
+            ASSERT_LE(std::abs(ch.grid().timeOf(i) - expectedTime), 1) << "sample " << row;
+            const std::int32_t count = counts[static_cast<std::size_t>(i)];
+            if (std::isnan(value)) {
+                ASSERT_EQ(count, core::kNoSample) << "sample " << row;
+                continue;
+            }
+            ASSERT_NE(count, core::kNoSample) << "sample " << row;
+            const double got = count * ch.conversionFactor + ch.offset;
+            if (e.exact)
+                ASSERT_EQ(got, value) << "sample " << row;
+            else
+                ASSERT_LE(std::abs(got - value), ch.conversionFactor / 2) << "sample " << row;
+        }
+    }
+    EXPECT_EQ(row, rows.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(ReferenceFiles, Mdf4RecordingSamples,
+                         ::testing::Values(Expected{"Vector_IntegerTypes.MF4", "Bit_Signal", true},
+                                           Expected{"Vector_IntegerTypes.MF4", "Counter_INT16_BE", true},
+                                           Expected{"Vector_SingleDZ_Unsorted.MF4", "channel1", false},
+                                           Expected{"asammdf_transposed_dl.mf4", "ch1", true},
+                                           Expected{"asammdf_two_rates_dz.mf4", "counter", true},
+                                           Expected{"asammdf_two_rates_dz.mf4", "ecg", false},
+                                           Expected{"asammdf_two_rates_dz.mf4", "pressure", true},
+                                           Expected{"asammdf_two_rates_dz.mf4", "temp_gap", true},
+                                           Expected{"asammdf_vlsd_virtual.mf4", "value3", true},
+                                           Expected{"asammdf_vlsd_virtual.mf4", "vm_data", true}));
+
+TEST(Mdf4Recording, ReadsTheSameOnSeveralThreadsAndInPieces)
+{
+    auto r = open("Vector_DataList_TransposeDeflate.mf4");
+    ASSERT_TRUE(r);
+    decode::ThreadPool pool(2);
+    for (std::size_t c = 0; c < r->info().channels.size(); ++c) {
+        const std::vector<std::int32_t> whole = readAll(*r, c);
+        EXPECT_EQ(readAll(*r, c, &pool), whole);
+        std::vector<std::int32_t> piece(777);
+        const core::RawSlice slice{c, 4321, piece};
+        ASSERT_TRUE(r->readRaw({&slice, 1}, {}).ok());
+        EXPECT_TRUE(std::equal(piece.begin(), piece.end(), whole.begin() + 4321));
+    }
+}
+
+TEST(Mdf4Recording, GapsBetweenCaptureBlocksAreGapsOfTheGrid)
+{
+    // 5 ms group: 0 .. 1.045 s, 4.055 .. 6.055 s, 9.055 .. 9.405 s (two acquisition interrupts)
+    auto r = open("dSPACE_CaptureBlocks.mf4");
+    ASSERT_TRUE(r);
+    const int c = r->info().channelIndex("Model Root/SigGenOut");
+    ASSERT_GE(c, 0);
+    const core::ChannelInfo& ch = r->info().channels[static_cast<std::size_t>(c)];
+    EXPECT_EQ(ch.fs, 200.0);
+    EXPECT_EQ(ch.sampleCount, 682);
+    ASSERT_EQ(ch.gaps.size(), 2u);
+    EXPECT_EQ(ch.gaps[0].end - ch.gaps[0].start, 3'005'000); // 3.01 s between samples: 601 missing points
+    EXPECT_EQ(ch.gaps[1].end - ch.gaps[1].start, 2'995'000);
+    const std::vector<std::int32_t> counts = readAll(*r, static_cast<std::size_t>(c));
+    const std::int64_t inGap = ch.grid().nearestIndex(ch.gaps[0].start);
+    EXPECT_EQ(counts[static_cast<std::size_t>(inGap)], core::kNoSample);
+    EXPECT_NE(counts[static_cast<std::size_t>(inGap - 1)], core::kNoSample);
+}
+
+TEST(Mdf4Recording, WhatIsNotShownIsSaid)
+{
+    auto r = open("asammdf_two_rates_dz.mf4");
+    ASSERT_TRUE(r);
+    const std::vector<std::string>& w = r->info().warnings;
+    EXPECT_NE(std::find(w.begin(), w.end(),
+                        "channel state: its values are texts (value_to_text), shown as their raw numbers"),
+              w.end());
+    auto v = open("Vector_SingleDZ_Unsorted.MF4");
+    ASSERT_TRUE(v);
+    const std::vector<std::string>& u = v->info().warnings;
+    EXPECT_NE(std::find(u.begin(), u.end(),
+                        "channel group 3 (cyclic 100 ms): its 1 channels are sampled at irregular times, which are "
+                        "not read yet"),
+              u.end());
+}
+
+TEST(Mdf4Recording, OpensThroughTheOneOpenerByContent)
+{
+    formats::OpenRequest request;
+    request.path = mdf4Dir() + "/Vector_CANape.MF4";
+    auto r = formats::openRecording(request);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    EXPECT_EQ((*r)->info().format, "MDF 4.10");
+    EXPECT_NE((*r)->blockSource(), nullptr);
+    ASSERT_NE(formats::readableFormatOf("x/Vector_CANape.MF4"), nullptr);
+    EXPECT_EQ(formats::readableFormatOf("x/Vector_CANape.MF4")->name, "ASAM MDF 4");
+}
+
+TEST(Mdf4Recording, EventsAreAnnotationsWithTheirRanges)
+{
+    auto r = open("dSPACE_CaptureBlocks.mf4"); // three begin/end pairs of acquisition interrupts (mdf-check's listing)
+    ASSERT_TRUE(r);
+    const std::vector<core::Annotation>& a = r->info().annotations;
+    ASSERT_EQ(a.size(), 3u);
+    const core::Uutc start = r->info().start;
+    EXPECT_EQ(a[0].time - start, 1'045'000); // 1.0450002275555779 s
+    EXPECT_EQ(a[0].durationUs, 3'010'000);   // to 4.05500001197661 s
+    EXPECT_EQ(a[1].time - start, 4'725'000);
+    EXPECT_EQ(a[1].durationUs, 4'000'000);
+    EXPECT_EQ(a[2].time - start, 6'055'000);
+    EXPECT_EQ(a[2].durationUs, 3'000'000);
+    EXPECT_EQ(a[0].type, "acquisition_interrupt");
+}
+
+TEST(Mdf4Recording, ChannelsSayTheGroupTheyWereRecordedIn)
+{
+    auto r = open("dSPACE_CaptureBlocks.mf4");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->info().channels[0].group, "channel group 0 (10ms), source Platform");
+    EXPECT_EQ(r->info().channels[1].group, "channel group 1 (5ms), source Platform");
+    auto d = open("Vector_DataList_Deflate.mf4");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->info().description.substr(0, 44), "Example file for different master channels.\n");
+}

@@ -262,6 +262,46 @@ std::vector<FieldEdit> edfFieldEdits(const std::vector<std::uint8_t>& file)
     return e.take();
 }
 
+std::size_t mdf4Block(const std::vector<std::uint8_t>& f, const char* id)
+{
+    for (std::size_t at = 64; at + 24 <= f.size(); at += 8)
+        if (std::memcmp(&f[at], id, 4) == 0) return at;
+    return 0;
+}
+
+std::vector<FieldEdit> mdf4FieldEdits(const std::vector<std::uint8_t>& f)
+{
+    Edits e(f);
+    const auto data = [&](std::size_t block) { return block + 24 + 8 * load<std::uint64_t>(f, block + 16); };
+    e.i64("HD.firstDataGroup", 88, {std::int64_t{1} << 50, 64, 12});
+    if (const std::size_t dg = mdf4Block(f, "##DG"); dg != 0) {
+        e.i64("DG.next", dg + 24, {static_cast<std::int64_t>(dg)}); // a loop
+        e.i64("DG.length", dg + 8, {0, std::int64_t{1} << 60});
+        e.i64("DG.data", dg + 40, {std::int64_t{1} << 50, static_cast<std::int64_t>(dg)});
+    }
+    if (const std::size_t cg = mdf4Block(f, "##CG"); cg != 0) {
+        e.i64("CG.cycleCount", data(cg) + 8, {0, std::int64_t{1} << 40, -1});
+        e.u32("CG.dataBytes", data(cg) + 24, {0, 0xFFFFFFFFu});
+        e.i64("CG.linkCount", cg + 16, {std::int64_t{1} << 40});
+    }
+    if (const std::size_t cn = mdf4Block(f, "##CN"); cn != 0) {
+        e.u8("CN.dataType", data(cn) + 2, {99});
+        e.u32("CN.byteOffset", data(cn) + 4, {0xFFFFFFF0u});
+        e.u32("CN.bitCount", data(cn) + 8, {0, 65, 0xFFFFFFFFu});
+    }
+    if (const std::size_t dz = mdf4Block(f, "##DZ"); dz != 0) {
+        e.u8("DZ.zipType", data(dz) + 2, {7});
+        e.u32("DZ.zipParameter", data(dz) + 4, {0, 0xFFFFFFFFu});
+        e.i64("DZ.originalBytes", data(dz) + 8, {0, std::int64_t{1} << 40});
+        e.i64("DZ.zippedBytes", data(dz) + 16, {0, std::int64_t{1} << 40});
+    }
+    if (const std::size_t dl = mdf4Block(f, "##DL"); dl != 0) e.u32("DL.count", data(dl) + 4, {0xFFFFFFFFu});
+    if (const std::size_t cc = mdf4Block(f, "##CC"); cc != 0) e.u8("CC.type", data(cc), {99});
+    if (const std::size_t ev = mdf4Block(f, "##EV"); ev != 0)
+        e.i64("EV.next", ev + 24, {static_cast<std::int64_t>(ev)});
+    return e.take();
+}
+
 std::vector<FieldEdit> tarFieldEdits(const std::vector<std::uint8_t>& file)
 {
     Edits e(file);
@@ -297,6 +337,10 @@ std::vector<std::size_t> boundaries(const std::vector<std::uint8_t>& f, const st
         b = {255, 256, header - 1, header, header + 1, header + 256};
     } else if (type == "tar") {
         b = {511, 512, 1024, 1536};
+    } else if (type == "mdf4") {
+        b = {63, 64, 87, 88, 167, 168}; // the identification, HD's header and links
+        for (const char* id : {"##DG", "##CG", "##CN", "##DT", "##DZ", "##EV"})
+            if (const std::size_t at = mdf4Block(f, id); at != 0) b.insert(b.end(), {at + 23, at + 24, at + 40});
     } else {
         b = {1023, 1024, 1025};
         if (type == "tmet") b.insert(b.end(), {2560, 13312, 16383});

@@ -31,6 +31,10 @@ std::vector<FieldEdit> mefFieldEdits(const std::vector<std::uint8_t>& file, cons
 std::vector<FieldEdit> edfFieldEdits(const std::vector<std::uint8_t>& file);
 
 // Edits of a ustar archive's member headers (size, name, type flag) for the first members and the last.
+// MDF 4: links outside the file, loops, absurd counts and sizes in the first DG, CG, CN, DZ, DL, CC and EV blocks.
+std::vector<FieldEdit> mdf4FieldEdits(const std::vector<std::uint8_t>& file);
+// The first block with this id ("##CG") at an 8-byte boundary after the identification, or 0.
+std::size_t mdf4Block(const std::vector<std::uint8_t>& file, const char* id);
 std::vector<FieldEdit> tarFieldEdits(const std::vector<std::uint8_t>& file);
 
 // Structure boundaries where a truncation is interesting (end of header, of a first entry, block or record).

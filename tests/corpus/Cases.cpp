@@ -95,7 +95,7 @@ void truncations(std::vector<Case>& out, const std::vector<std::uint8_t>& f, con
 void flips(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const std::string& type)
 {
     std::uint64_t state = fnv1a(type + std::to_string(f.size()));
-    const bool mef = type != "edf" && type != "tar";
+    const bool mef = !mefType("x." + type).empty();
     for (int i = 0; i < 10; ++i) {
         // Half in the header (MEF: the universal header and what follows; EDF/tar: the first 512 bytes).
         const std::size_t span = (i % 2 == 0) ? std::min<std::size_t>(f.size(), mef ? 2048 : 512) : f.size();
@@ -111,8 +111,8 @@ void flips(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const std
 
 void runs(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const std::string& type)
 {
-    const bool mef = type != "edf" && type != "tar";
-    const std::size_t body = mef ? kHeader : (type == "edf" ? 256 : 512);
+    const bool mef = !mefType("x." + type).empty();
+    const std::size_t body = mef ? kHeader : (type == "edf" ? 256 : type == "mdf4" ? 64 : 512);
     const std::vector<std::pair<std::size_t, std::size_t>> where = {
         {0, 16}, {body, 512}, {f.size() / 2, 512}, {f.size() > 64 ? f.size() - 64 : 0, 64}};
     for (const auto& [at, len] : where) {
@@ -135,6 +135,8 @@ void fields(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const st
         edits = edfFieldEdits(f);
     else if (type == "tar")
         edits = tarFieldEdits(f);
+    else if (type == "mdf4")
+        edits = mdf4FieldEdits(f);
     else
         edits = mefFieldEdits(f, type);
     for (FieldEdit& e : edits) {
@@ -236,6 +238,10 @@ std::vector<Case> casesForBytes(const std::vector<std::uint8_t>& bytes, const st
             c.undetectable =
                 c.undetectable || (c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0 && c.offset >= header);
     }
+    if (type == "mdf4") // no checksum: a flipped or overwritten byte of data or of a field read as data is data
+        for (Case& c : cases)
+            c.undetectable = c.undetectable || (c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0);
+    if (type == "mdf4") return cases;
     if (type == "tar") {
         // Header field edits again with the member header checksum recomputed.
         const std::size_t n = cases.size();
@@ -266,9 +272,10 @@ std::vector<Case> casesFor(const Source& source)
     std::vector<Case> all;
     for (const fs::path& rel : filesOf(source)) {
         const fs::path file = rel.empty() ? source.root : source.root / rel;
-        const std::string type = source.kind == SourceKind::Edf   ? "edf"
-                                 : source.kind == SourceKind::Tar ? "tar"
-                                                                  : mefType(rel);
+        const std::string type = source.kind == SourceKind::Edf    ? "edf"
+                                 : source.kind == SourceKind::Tar  ? "tar"
+                                 : source.kind == SourceKind::Mdf4 ? "mdf4"
+                                                                   : mefType(rel);
         for (Case& c : casesForBytes(readFile(file), type)) {
             c.source = &source;
             c.file = rel;

@@ -10,7 +10,7 @@
 
 namespace lv::corpus {
 
-enum class SourceKind { Mef, Tar, Edf };
+enum class SourceKind { Mef, Tar, Edf, Mdf4 };
 
 // One clean input: `root` (a folder or file in the run's clean area) is what the commands are given.
 struct Source {
@@ -48,7 +48,7 @@ struct Case {
 // Every case for every file of `source`, in a fixed order.
 std::vector<Case> casesFor(const Source& source);
 
-// The cases for one file's bytes (`type`: "tmet", "tidx", "tdat", "rdat", "ridx", "edf", "tar"); `file` and
+// The cases for one file's bytes (`type`: "tmet", "tidx", "tdat", "rdat", "ridx", "edf", "tar", "mdf4"); `file` and
 // `source` are left for the caller to set.
 std::vector<Case> casesForBytes(const std::vector<std::uint8_t>& bytes, const std::string& type);
 

@@ -62,6 +62,7 @@ std::string statsValues(const std::string& out)
 
 std::string outputExtension(const Source& source)
 {
+    if (source.kind == SourceKind::Mdf4) return ".mf4";
     if (source.kind != SourceKind::Edf) return ".mefd";
     return source.root.extension() == ".bdf" ? ".bdf" : ".edf";
 }

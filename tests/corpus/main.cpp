@@ -134,6 +134,9 @@ std::vector<Source> makeSources(const Settings& s, const fs::path& testdata)
     copy("test_subsecond.edf", SourceKind::Edf, testdata / "edf/test_subsecond.edf");
     copy("ref_edflib.bdf", SourceKind::Edf, testdata / "edf/ref_edflib.bdf");
     copy("test_generator_2.bdf", SourceKind::Edf, testdata / "edf/test_generator_datarec_generator_2.bdf");
+    copy("two_rates_dz.mf4", SourceKind::Mdf4, testdata / "mdf4/asammdf_two_rates_dz.mf4");
+    copy("dSPACE.mf4", SourceKind::Mdf4, testdata / "mdf4/dSPACE_CaptureBlocks.mf4");
+    copy("unsorted.mf4", SourceKind::Mdf4, testdata / "mdf4/Vector_SingleDZ_Unsorted.MF4");
     return sources;
 }
 

@@ -20,7 +20,7 @@ constexpr std::uint64_t kLeafCacheBytes = std::uint64_t{64} << 20;
 
 std::shared_ptr<const std::vector<std::uint8_t>> Mdf4Recording::leafBytes(const Group& group, std::size_t leaf) const
 {
-    const std::pair<std::size_t, std::size_t> key{static_cast<std::size_t>(&group - m_groups.data()), leaf};
+    const std::uint64_t key = group.stream.leaves[leaf].block; // the DZ block's offset: one leaf of the file
     {
         std::lock_guard lock(m_mutex);
         for (auto it = m_leafCache.begin(); it != m_leafCache.end(); ++it)

@@ -10,7 +10,6 @@
 #include "io/ByteSource.h"
 
 #include <list>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -73,8 +72,8 @@ private:
     std::vector<std::string> m_limits;
 
     mutable std::mutex m_mutex; // guards the leaf cache and the warnings
-    mutable std::list<std::pair<std::pair<std::size_t, std::size_t>, std::shared_ptr<const std::vector<std::uint8_t>>>>
-        m_leafCache; // (group, leaf) -> inflated bytes, most recent first
+    mutable std::list<std::pair<std::uint64_t, std::shared_ptr<const std::vector<std::uint8_t>>>>
+        m_leafCache; // DZ block offset -> inflated bytes, most recent first
     mutable std::uint64_t m_leafCacheBytes = 0;
     mutable std::vector<std::string> m_warnings;
     mutable std::vector<bool> m_warned;

@@ -2,8 +2,11 @@
 // the grid to the microsecond, the same on several threads, and what is left out said in warnings.
 #include "formats/mdf4/Mdf4Recording.h"
 
+#include "core/LittleEndian.h"
 #include "decode/ThreadPool.h"
 #include "formats/RecordingOpener.h"
+#include "formats/mdf4/Mdf4Writer.h"
+#include "support/TestSupport.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -198,4 +201,54 @@ TEST(Mdf4Recording, ChannelsSayTheGroupTheyWereRecordedIn)
     auto d = open("Vector_DataList_Deflate.mf4");
     ASSERT_TRUE(d);
     EXPECT_EQ(d->info().description.substr(0, 44), "Example file for different master channels.\n");
+}
+
+// Several groups of many small DZ blocks each: every channel reads back its own group's records, whatever was
+// read before (the inflated blocks are cached by their place in the file; keyed otherwise, a 36,424-channel file
+// read another group's block and crashed).
+TEST(Mdf4Recording, ManyCompressedBlocksOfSeveralGroupsReadBackExactly)
+{
+    test::TempDir dir;
+    const std::string path = (dir.path() / "g.mf4").string();
+    formats::mdf4::FileSpec spec;
+    spec.startNs = std::uint64_t{1'600'000'000} * 1'000'000'000;
+    spec.zipBytes = 500;
+    const auto value = [](int g, int c, std::int64_t i) {
+        return static_cast<std::int16_t>((i * (c + 3) + 1000 * g) % 30011 - 15000);
+    };
+    for (int g = 0; g < 6; ++g) {
+        formats::mdf4::GroupSpec group;
+        for (int c = 0; c < 2 + g; ++c)
+            group.channels.push_back({"g" + std::to_string(g) + "c" + std::to_string(c), "uV", "",
+                                      formats::mdf4::ValueType::Int16, true, 0.5, 0.0});
+        spec.groups.push_back(group);
+    }
+    auto w = formats::mdf4::Mdf4Writer::create(path, spec);
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    for (int g = 0; g < 6; ++g) {
+        const formats::mdf4::RecordLayout& layout = (*w)->layout(static_cast<std::size_t>(g));
+        const std::int64_t records = 700 * (g + 1);
+        std::vector<std::uint8_t> bytes(static_cast<std::size_t>(records) * layout.recordBytes(), 0);
+        for (std::int64_t i = 0; i < records; ++i) {
+            std::uint8_t* record = &bytes[static_cast<std::size_t>(i) * layout.recordBytes()];
+            core::le::store<double>(record, static_cast<double>(i) / (10.0 * (g + 1)));
+            for (int c = 0; c < 2 + g; ++c)
+                core::le::store<std::int16_t>(record + layout.offsets[static_cast<std::size_t>(c)], value(g, c, i));
+        }
+        ASSERT_TRUE((*w)->append(static_cast<std::size_t>(g), bytes).ok());
+    }
+    ASSERT_TRUE((*w)->commit().ok());
+    auto r = openMdf4(path);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_EQ((*r)->info().channels.size(), 27u);
+    for (int pass = 0; pass < 2; ++pass) // the second pass reads from the cache
+        for (std::size_t k = (*r)->info().channels.size(); k-- > 0;) {
+            const core::ChannelInfo& ch = (*r)->info().channels[k];
+            const int g = ch.name[1] - '0', c = ch.name[3] - '0';
+            EXPECT_EQ(ch.fs, 10.0 * (g + 1));
+            const std::vector<std::int32_t> counts = readAll(**r, k);
+            ASSERT_EQ(std::ssize(counts), 700 * (g + 1)) << ch.name;
+            for (std::size_t i = 0; i < counts.size(); ++i)
+                ASSERT_EQ(counts[i], value(g, c, static_cast<std::int64_t>(i))) << ch.name << " sample " << i;
+        }
 }

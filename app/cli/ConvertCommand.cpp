@@ -64,6 +64,7 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     job.target = {c.raw, c.time, c.fillGaps, c.blockSeconds, c.level1Password, c.level2Password, c.gaps, c.fillValue};
     job.target.csvDelimiter = c.delimiter == "semicolon" ? ';' : c.delimiter == "tab" ? '\t' : ',';
     job.target.csvDecimalComma = c.decimalComma;
+    job.target.compress = !c.uncompressed;
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;
     job.deidentify = deidentifyOptions(c);
@@ -142,6 +143,8 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
         .add_option("--delimiter", o.delimiter,
                     "CSV output: the cell separator, comma (default), semicolon or tab (also in the annotations file)")
         ->transform(CLI::IsMember({"comma", "semicolon", "tab"}, CLI::ignore_case));
+    command.add_flag("--uncompressed", o.uncompressed,
+                     "MDF 4: plain DT data blocks instead of transposed-deflate DZ (larger, no inflating to read)");
     command.add_flag("--decimal-comma", o.decimalComma,
                      "CSV output: a comma as the decimal point (spreadsheets in German, French, ... locales); needs "
                      "--delimiter semicolon or tab");

@@ -28,6 +28,7 @@ struct ConvertOptions {
     convert::TimeColumn time = convert::TimeColumn::Seconds;
     std::string delimiter = "comma"; // CSV: --delimiter comma|semicolon|tab
     bool decimalComma = false;       // CSV: --decimal-comma
+    bool uncompressed = false;       // MDF 4: --uncompressed
     double blockSeconds = 0.0;
     std::string level1Password;
     std::string level2Password;

@@ -250,6 +250,7 @@ core::Result<ExportOutcome> exportMdf4(core::Recording& recording, const Selecti
         outcome.warnings.push_back("the source's times are relative (its true dates are unknown): the MDF 4 start "
                                    "time is not a true date");
     }
+    spec.compress = options.compress;
     spec.program = "Longview";
     spec.version = core::kVersion;
     spec.historyNs = static_cast<std::uint64_t>(std::max<core::Uutc>(0, core::nowUutc())) * 1000;

@@ -28,6 +28,7 @@ struct TargetOptions {
     Provenance provenance{};                   // MEF: the session description; CSV: the JSON side file's "source"
     char csvDelimiter = ',';                   // CSV: ',', ';' or '\t'
     bool csvDecimalComma = false;              // CSV: ',' as the decimal point (with ';' or '\t')
+    bool compress = true;                      // MDF 4: transposed-deflate DZ blocks (false: plain DT blocks)
 };
 
 // What a writer wrote.

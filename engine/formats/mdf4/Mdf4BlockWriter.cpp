@@ -201,6 +201,8 @@ Bytes zippedHeader(std::uint64_t originalBytes, std::uint64_t zippedBytes, std::
         .take();
 }
 
+Bytes plainHeader(std::uint64_t bytes) { return Builder("DT", 0, 24, 24 + bytes).take(); }
+
 Bytes dataListBlock(std::uint64_t next, std::span<const std::uint64_t> blocks, std::span<const std::uint64_t> offsets)
 {
     Builder b("DL", 1 + blocks.size(), dataListBytes(blocks.size()));

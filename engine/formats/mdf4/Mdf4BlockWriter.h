@@ -102,6 +102,8 @@ Bytes eventBlock(const EventFields& f);
 // `columns` > 0: transposed first (rows of `columns` bytes), 0: deflate only. The block's length is exact (the
 // writer pads after the compressed bytes).
 Bytes zippedHeader(std::uint64_t originalBytes, std::uint64_t zippedBytes, std::uint32_t columns);
+// The 24-byte header of a DT block of `bytes` record bytes (which follow it).
+Bytes plainHeader(std::uint64_t bytes);
 
 // A DL block listing `blocks`, whose data starts at `offsets` of the uncompressed stream; `next` continues the list.
 Bytes dataListBlock(std::uint64_t next, std::span<const std::uint64_t> blocks, std::span<const std::uint64_t> offsets);

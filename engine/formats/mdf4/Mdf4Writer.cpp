@@ -94,6 +94,7 @@ core::Result<std::unique_ptr<Mdf4Writer>> Mdf4Writer::create(const std::string& 
     w->m_target = target;
     w->m_runner = runner;
     w->m_zipBytes = std::max<std::uint64_t>(1, spec.zipBytes);
+    w->m_compress = spec.compress;
     auto temp = io::Temporary::create(target, io::Temporary::Kind::File);
     if (!temp) return temp.error();
     w->m_temp = std::move(*temp);
@@ -216,6 +217,7 @@ core::Status Mdf4Writer::flushPending(bool all)
     std::size_t count = m_pending.size() / blockBytes;
     if (all && m_pending.size() % blockBytes != 0) ++count;
     if (count == 0) return {};
+    if (!m_compress) return writePlain(count, blockBytes);
     std::vector<std::vector<std::uint8_t>> zipped(count);
     std::vector<std::uint64_t> lengths(count);
     std::vector<bool> failed(count, false);
@@ -255,7 +257,27 @@ core::Status Mdf4Writer::flushPending(bool all)
     return {};
 }
 
-// The group's DZ blocks in DL blocks of kListEntries, chained, under an HL; the DG's data link set to the HL.
+// The pending records as `count` DT blocks of `blockBytes` (the last one what is left).
+core::Status Mdf4Writer::writePlain(std::size_t count, std::uint64_t blockBytes)
+{
+    Group& g = m_groups[m_pendingGroup];
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t from = i * blockBytes, n = std::min<std::uint64_t>(blockBytes, m_pending.size() - from);
+        g.blocks.push_back(m_size);
+        g.starts.push_back(g.streamBytes);
+        g.streamBytes += n;
+        LV_TRY(put(plainHeader(n)));
+        LV_TRY(putRaw(std::span(m_pending).subspan(from, n)));
+        static constexpr std::uint8_t kZeros[8] = {};
+        LV_TRY(putRaw(std::span(kZeros, aligned8(n) - n)));
+    }
+    const std::uint64_t used = std::min<std::uint64_t>(count * blockBytes, m_pending.size());
+    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(used));
+    return {};
+}
+
+// The group's DZ blocks in DL blocks of kListEntries, chained, under an HL (DT blocks: no HL); the DG's data link
+// set to the HL or the first DL.
 core::Status Mdf4Writer::writeLists(Group& g)
 {
     if (g.blocks.empty()) return {};
@@ -271,9 +293,9 @@ core::Status Mdf4Writer::writeLists(Group& g)
         LV_TRY(put(dataListBlock(k + 1 < lists.size() ? lists[k + 1] : 0, std::span(g.blocks).subspan(first, n),
                                  std::span(g.starts).subspan(first, n))));
     }
-    LV_TRY(put(headerListBlock(lists.front(), 1)));
+    if (m_compress) LV_TRY(put(headerListBlock(lists.front(), 1)));
     LV_TRY(flushOut());
-    return patch(g.dgOffset + kDgDataLinkAt, hl);
+    return patch(g.dgOffset + kDgDataLinkAt, m_compress ? hl : lists.front());
 }
 
 core::Status Mdf4Writer::writeEvents()

@@ -43,6 +43,7 @@ struct FileSpec {
     std::vector<GroupSpec> groups; // one data group each, in this order
     // Uncompressed bytes of whole records per DZ block (the last of a group holds what is left); smaller in tests.
     std::uint64_t zipBytes = std::uint64_t{4} << 20;
+    bool compress = true; // false: plain DT blocks of zipBytes in DL lists (no HL)
 };
 
 // Where each value lies in a group's records: the master at 0, the channels after it, then one invalidation bit per
@@ -110,6 +111,7 @@ private:
     Mdf4Writer() = default;
     core::Status writeTree(const FileSpec& spec);
     core::Status flushPending(bool all);
+    core::Status writePlain(std::size_t count, std::uint64_t blockBytes);
     core::Status writeLists(Group& g);
     core::Status writeEvents();
     core::Status put(const std::vector<std::uint8_t>& bytes);
@@ -124,6 +126,7 @@ private:
     std::vector<Group> m_groups;
     std::vector<EventSpec> m_events;
     std::uint64_t m_zipBytes = 0;
+    bool m_compress = true;
     std::uint64_t m_size = 0;        // bytes of the file so far (written and in m_out)
     std::vector<std::uint8_t> m_out; // bytes not yet written, from m_size - m_out.size()
     std::size_t m_pendingGroup = 0;

@@ -46,10 +46,12 @@ protected:
     test::TempDir dir;
     std::string out = (dir.path() / "x.mf4").string();
 
-    nlohmann::json convertAndList(const fs::path& input)
+    nlohmann::json convertAndList(const fs::path& input, const std::string& options = "")
     {
         std::string said;
-        EXPECT_EQ(test::run(std::string(LONGVIEW_CLI) + " convert '" + input.string() + "' '" + out + "' 2>&1", &said),
+        EXPECT_EQ(test::run(std::string(LONGVIEW_CLI) + " convert '" + input.string() + "' '" + out + "' " + options +
+                                " 2>&1",
+                            &said),
                   0)
             << said;
         std::vector<std::string> names;
@@ -60,6 +62,32 @@ protected:
         return nlohmann::json::parse(listing);
     }
 };
+
+// --uncompressed: plain DT blocks in a DL (no DZ, no HL), which mdf-check and our reader read to the same counts.
+TEST_F(CliMdf4, UncompressedOutputHoldsPlainDataBlocks)
+{
+    const fs::path input = test::testdata() / "mef3/legacy/multi_channel.mefd";
+    const nlohmann::json j = convertAndList(input, "--uncompressed");
+    ASSERT_EQ(j["groups"].size(), 1u);
+    const nlohmann::json& blocks = j["groups"][0]["data_blocks"];
+    EXPECT_EQ(blocks.count("DZ(DT,transposed-deflate)"), 0u) << blocks.dump();
+    EXPECT_EQ(blocks.count("HL"), 0u) << blocks.dump();
+    EXPECT_EQ(blocks.value("DT", 0), 1) << blocks.dump();
+    EXPECT_EQ(blocks.value("DL", 0), 1) << blocks.dump();
+    formats::OpenRequest source, copy;
+    source.path = input.string();
+    copy.path = out;
+    auto a = formats::openRecording(source), b = formats::openRecording(copy);
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_EQ((*b)->info().channels.size(), (*a)->info().channels.size());
+    for (std::size_t c = 0; c < (*a)->info().channels.size(); ++c) {
+        const core::TimeRange all{(*a)->info().start, (*a)->info().end};
+        const std::vector<std::size_t> one = {c};
+        auto x = core::readRange(**a, one, all, {}), y = core::readRange(**b, one, all, {});
+        ASSERT_TRUE(x.ok() && y.ok());
+        EXPECT_EQ((*y)[0].raw, (*x)[0].raw);
+    }
+}
 
 } // namespace
 

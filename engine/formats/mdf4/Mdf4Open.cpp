@@ -111,6 +111,14 @@ public:
         info.description = plainText(s.comment);
         for (std::size_t d = 0; d < s.dataGroups.size(); ++d) LV_TRY(openDataGroup(d));
         for (const core::ChannelInfo& c : info.channels) info.end = std::max(info.end, c.end);
+        std::uint64_t largest = 0; // two of each group's largest DZ block
+        for (const Mdf4Recording::Group& g : m_r.m_groups) {
+            std::uint64_t leaf = 0;
+            for (const Leaf& l : g.stream.leaves)
+                if (l.dz) leaf = std::max(leaf, l.bytes);
+            largest += 2 * leaf;
+        }
+        m_r.m_leafCacheBudget = std::clamp(largest, std::uint64_t{64} << 20, std::uint64_t{512} << 20);
         readAnnotations();
         for (const core::Annotation& a : info.annotations) info.end = std::max(info.end, a.time + a.durationUs);
         m_r.m_warned.assign(info.channels.size(), false);
@@ -236,12 +244,14 @@ private:
         if (master) LV_TRY(checkChannelLayout(*m_r.m_file, cg, *master));
         std::vector<double> times(cg.cycleCount);
         std::vector<std::vector<double>> firstValues(numbers.size());
+        std::vector<std::size_t> quantized; // the channels whose first values choose their step
+        for (std::size_t k = 0; k < numbers.size(); ++k)
+            if (!storedAsCounts(*numbers[k])) quantized.push_back(k);
+        const bool timed = master && master->sync == SyncKind::Time;
         LV_TRY(scan(group, [&](const std::uint8_t* record, std::uint64_t i) {
-            times[i] = master && master->sync == SyncKind::Time ? physicalValue(cg, *master, record, i)
-                                                                : static_cast<double>(i);
+            times[i] = timed ? physicalValue(cg, *master, record, i) : static_cast<double>(i);
             if (i >= kQuantizationSamples) return;
-            for (std::size_t k = 0; k < numbers.size(); ++k)
-                if (!storedAsCounts(*numbers[k])) firstValues[k].push_back(physicalValue(cg, *numbers[k], record, i));
+            for (std::size_t k : quantized) firstValues[k].push_back(physicalValue(cg, *numbers[k], record, i));
         }));
         if (master && master->sync != SyncKind::Time)
             limit(groupName(m_groupNumber, cg) + ": its master is not a time; records are placed one per second");

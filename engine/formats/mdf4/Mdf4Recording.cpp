@@ -9,12 +9,12 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace lv::formats::mdf4 {
 
 namespace {
 
-constexpr std::uint64_t kLeafCacheBytes = std::uint64_t{64} << 20;
 
 } // namespace
 
@@ -35,7 +35,7 @@ std::shared_ptr<const std::vector<std::uint8_t>> Mdf4Recording::leafBytes(const 
     std::lock_guard lock(m_mutex);
     m_leafCache.emplace_front(key, shared);
     m_leafCacheBytes += shared->size();
-    while (m_leafCacheBytes > kLeafCacheBytes && m_leafCache.size() > 1) {
+    while (m_leafCacheBytes > m_leafCacheBudget && m_leafCache.size() > 1) {
         m_leafCacheBytes -= m_leafCache.back().second->size();
         m_leafCache.pop_back();
     }
@@ -85,21 +85,17 @@ void Mdf4Recording::warnOnce(std::size_t channel, const std::string& what) const
     m_warnings.push_back("channel " + m_info.channels[channel].name + ": " + what);
 }
 
-core::Status Mdf4Recording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
-                                        const core::ReadControl&) const
+void Mdf4Recording::extract(std::size_t channel, const std::uint8_t* records, std::int64_t firstRecord,
+                            std::span<std::int32_t> out) const
 {
     const ChannelRef& ref = m_channels[channel];
     const Group& group = m_groups[ref.group];
     const ChannelGroup& cg = m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
     const Channel& c = cg.channels[ref.channel];
-    const core::BlockSpan& span = group.blocks[block];
-    const std::int64_t firstRecord = group.blockRecord[block];
-    thread_local std::vector<std::uint8_t> bytes;
-    LV_TRY(readRecords(group, firstRecord, span.count, bytes));
     const double factor = m_info.channels[channel].conversionFactor;
     bool outOfRange = false;
-    for (std::uint32_t i = 0; i < span.count && i < out.size(); ++i) {
-        const std::uint8_t* record = bytes.data() + i * group.recordBytes + group.idBytes;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::uint8_t* record = records + i * group.recordBytes + group.idBytes;
         if (ref.mapping == Mapping::Counts) {
             out[i] = sampleInvalid(cg, c, record) ? core::kNoSample : static_cast<std::int32_t>(rawValue(c, record));
             continue;
@@ -111,25 +107,42 @@ core::Status Mdf4Recording::decodeBlock(std::size_t channel, std::size_t block, 
         out[i] = fits ? static_cast<std::int32_t>(q) : core::kNoSample;
     }
     if (outOfRange) warnOnce(channel, "values beyond 2^31 steps of its resolution are read as missing");
+}
+
+core::Status Mdf4Recording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                                        const core::ReadControl&) const
+{
+    const Group& group = m_groups[m_channels[channel].group];
+    const core::BlockSpan& span = group.blocks[block];
+    thread_local std::vector<std::uint8_t> bytes;
+    LV_TRY(readRecords(group, group.blockRecord[block], span.count, bytes));
+    extract(channel, bytes.data(), group.blockRecord[block], out.first(std::min<std::size_t>(span.count, out.size())));
     return {};
 }
 
+// One job per (group, block) that any slice needs: the records the slices need from it are read once and every
+// slice's channel taken out of them, into the slice's own range.
 core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control)
 {
-    struct Job {
-        std::size_t slice = 0, block = 0;
+    struct Piece {
+        std::size_t slice = 0;
+        std::int64_t from = 0, to = 0; // grid range of the slice inside the block
     };
-    std::vector<Job> jobs;
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<Piece>> byBlock; // (group, block) -> pieces
     for (std::size_t s = 0; s < slices.size(); ++s) {
         const core::RawSlice& slice = slices[s];
         std::fill(slice.out.begin(), slice.out.end(), core::kNoSample);
+        const std::size_t g = m_channels[slice.channel].group;
         const std::int64_t from = slice.firstSample, to = from + static_cast<std::int64_t>(slice.out.size());
-        const std::vector<core::BlockSpan>& list = m_groups[m_channels[slice.channel].group].blocks;
+        const std::vector<core::BlockSpan>& list = m_groups[g].blocks;
         auto it = std::upper_bound(list.begin(), list.end(), from,
                                    [](std::int64_t at, const core::BlockSpan& b) { return at < b.first + b.count; });
         for (; it != list.end() && it->first < to; ++it)
-            jobs.push_back({s, static_cast<std::size_t>(it - list.begin())});
+            byBlock[{g, static_cast<std::size_t>(it - list.begin())}].push_back(
+                {s, std::max(from, it->first), std::min<std::int64_t>(to, it->first + it->count)});
     }
+    std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<Piece>>> jobs(byBlock.begin(),
+                                                                                         byBlock.end());
     std::vector<core::Status> results(jobs.size());
     std::atomic<std::uint64_t> done{0};
     const auto run = [&](std::size_t j) {
@@ -137,16 +150,22 @@ core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, cons
             results[j] = core::makeError(core::ErrorCode::Cancelled, "cancelled", m_info.path);
             return;
         }
-        const core::RawSlice& slice = slices[jobs[j].slice];
-        const core::BlockSpan& b = m_groups[m_channels[slice.channel].group].blocks[jobs[j].block];
-        thread_local std::vector<std::int32_t> counts;
-        counts.resize(b.count);
-        results[j] = decodeBlock(slice.channel, jobs[j].block, counts, control);
-        const std::int64_t from = std::max(b.first, slice.firstSample);
-        const std::int64_t to =
-            std::min<std::int64_t>(b.first + b.count, slice.firstSample + static_cast<std::int64_t>(slice.out.size()));
-        if (results[j].ok() && to > from)
-            std::copy_n(counts.begin() + (from - b.first), to - from, slice.out.begin() + (from - slice.firstSample));
+        const auto [g, block] = jobs[j].first;
+        const Group& group = m_groups[g];
+        const core::BlockSpan& b = group.blocks[block];
+        std::int64_t lo = b.first + b.count, hi = b.first;
+        for (const Piece& p : jobs[j].second) lo = std::min(lo, p.from), hi = std::max(hi, p.to);
+        const std::int64_t firstRecord = group.blockRecord[block] + (lo - b.first);
+        thread_local std::vector<std::uint8_t> bytes;
+        results[j] = readRecords(group, firstRecord, hi - lo, bytes);
+        if (results[j].ok())
+            for (const Piece& p : jobs[j].second) {
+                const core::RawSlice& slice = slices[p.slice];
+                extract(slice.channel, bytes.data() + static_cast<std::size_t>(p.from - lo) * group.recordBytes,
+                        firstRecord + (p.from - lo),
+                        slice.out.subspan(static_cast<std::size_t>(p.from - slice.firstSample),
+                                          static_cast<std::size_t>(p.to - p.from)));
+            }
         if (control.progress) control.progress(++done, jobs.size());
     };
     if (control.runner)

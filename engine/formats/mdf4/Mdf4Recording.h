@@ -36,8 +36,6 @@ public:
 private:
     friend class Mdf4Opener;
     friend core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file);
-    // The same from any byte source (a tar member, memory).
-    core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file);
     Mdf4Recording() = default;
 
     // How a channel's samples become counts.
@@ -61,6 +59,9 @@ private:
     };
     core::Status readRecords(const Group& group, std::int64_t first, std::int64_t count,
                              std::vector<std::uint8_t>& out) const;
+    // Channel `channel`'s counts from `records` (record numbers firstRecord...), one per element of `out`.
+    void extract(std::size_t channel, const std::uint8_t* records, std::int64_t firstRecord,
+                 std::span<std::int32_t> out) const;
     std::shared_ptr<const std::vector<std::uint8_t>> leafBytes(const Group& group, std::size_t leaf) const;
     void warnOnce(std::size_t channel, const std::string& what) const;
 
@@ -75,6 +76,9 @@ private:
     mutable std::list<std::pair<std::uint64_t, std::shared_ptr<const std::vector<std::uint8_t>>>>
         m_leafCache; // DZ block offset -> inflated bytes, most recent first
     mutable std::uint64_t m_leafCacheBytes = 0;
+    // A reader that goes across all channels a time range at a time needs every group's current DZ block: the
+    // budget holds two of each group's largest (64 MiB to 512 MiB; see Mdf4Open).
+    std::uint64_t m_leafCacheBudget = std::uint64_t{64} << 20;
     mutable std::vector<std::string> m_warnings;
     mutable std::vector<bool> m_warned;
 };

@@ -1,8 +1,9 @@
-// H: the conversion hub in the asammdf benchmark's categories (open, get all channels, convert, merge, batch),
-// each the real longview-cli command in a fresh process (wall time, peak RSS of that process), beside the
-// floors: a plain read of the input's files, a streaming read of every sample through the engine, a memcpy of
-// the output's bytes and a plain write (and sync) of as many bytes to a new file. Inputs are written once under
-// /tmp/longview-bench/hub.
+// H: the conversion hub in the asammdf benchmark's categories (open, get all channels, convert, merge, batch) on
+// MEF, EDF+ and MDF 4 inputs, each the real longview-cli command in a fresh process (wall time, peak RSS of that
+// process), beside the floors: a plain read of the input's files, a streaming read of every sample through the engine,
+// a memcpy of the output's bytes and a plain write (and sync) of as many bytes to a new file. Inputs are written once
+// under /tmp/longview-bench/hub.
+#include "Mdf4Shape.h"
 #include "Scenario.h"
 
 #include "decode/ThreadPool.h"
@@ -101,6 +102,13 @@ std::string input(const std::string& which)
     if (which == "mef48") return synth("64ch-48h", 64, 48, 1);
     if (which == "edf12") return converted(session("64ch-12h-seg60"), "64ch-12h.edf");
     if (which == "mef4") return synth("64ch-4h", 64, 4, 2);
+    if (which == "mdf12") return converted(session("64ch-12h-seg60"), "64ch-12h.mf4");
+    if (which == "mdf12dt") return converted(session("64ch-12h-seg60"), "64ch-12h-dt.mf4", {"--uncompressed"});
+    if (which == "asam" || which == "asamdt") {
+        const std::string path = kHub + "/asam-shape" + (which == "asam" ? "" : "-dt") + ".mf4";
+        writeAsamShape(path, which == "asam");
+        return path;
+    }
     fail("no input " + which);
 }
 
@@ -255,11 +263,15 @@ Json runHub(const CellArgs& a)
         const std::string mode = a.text("mode", "concat");
         std::vector<std::string> parts;
         const std::string source = input("mef12");
-        for (int i = 0; i < 3; ++i)
-            parts.push_back(mode == "concat" ? converted(source, "part" + std::to_string(i) + ".mefd",
-                                                         {"--start", "+" + std::to_string(i * 4 * 3600), "--end",
-                                                          "+" + std::to_string((i + 1) * 4 * 3600)})
-                                             : synth("stack" + std::to_string(i), 64, 4, 11 + i));
+        const bool mdf = a.text("input", "mef12") == "mdf12"; // two 6 h halves of mdf12, as MDF 4 files
+        for (int i = 0; i < (mdf ? 2 : 3); ++i) {
+            const int hours = mdf ? 6 : 4;
+            const std::vector<std::string> range = {"--start", "+" + std::to_string(i * hours * 3600), "--end",
+                                                    "+" + std::to_string((i + 1) * hours * 3600)};
+            parts.push_back(mdf                ? converted(source, "half" + std::to_string(i) + ".mf4", range)
+                            : mode == "concat" ? converted(source, "part" + std::to_string(i) + ".mefd", range)
+                                               : synth("stack" + std::to_string(i), 64, 4, 11 + i));
+        }
         for (const std::string& p : parts) warm(p);
         const std::string target = fresh("merged." + a.text("to", "mefd"));
         std::vector<std::string> args{"merge", "--mode", mode};

@@ -125,9 +125,12 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     if (!renamed) return finish(fail(std::move(result), renamed.error()));
     if (target->extension == "mefd") { // MEF keeps each channel in a folder of its name
         const auto safe = folderSafeNames((*renamed)->info());
-        for (const auto& [from, to] : safe)
-            result.warnings.push_back("channel \"" + from + "\" is written as \"" + to +
-                                      "\": a MEF channel is a folder of its name");
+        for (const auto& [from, to] : safe) {
+            std::string w = "channel \"" + from;
+            w += "\" is written as \"" + to;
+            w += "\": a MEF channel is a folder of its name";
+            result.warnings.push_back(std::move(w));
+        }
         renamed = RenamedRecording::wrap(std::move(*renamed), safe);
         if (!renamed) return finish(fail(std::move(result), renamed.error()));
     }

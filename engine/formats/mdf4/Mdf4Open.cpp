@@ -384,7 +384,7 @@ core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)
     return openMdf4(*file);
 }
 
-core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file)
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file)
 {
     auto r = std::unique_ptr<Mdf4Recording>(new Mdf4Recording());
     r->m_file = file;

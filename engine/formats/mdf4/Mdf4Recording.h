@@ -35,7 +35,7 @@ public:
 
 private:
     friend class Mdf4Opener;
-    friend core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file);
+    friend core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file);
     Mdf4Recording() = default;
 
     // How a channel's samples become counts.
@@ -88,7 +88,7 @@ private:
 // and channels that hold no numbers are left out with a warning.
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path);
 // The same from any byte source (a tar member, memory).
-core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(io::ByteSourcePtr file);
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file);
 
 // A file that starts with MDF's identification ("MDF     ").
 bool looksLikeMdf4(const std::string& path);

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ccache
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libqcustomplot-dev
-  libxsimd-dev libdeflate-dev libzstd-dev libbenchmark-dev
+  libxsimd-dev libdeflate-dev zlib1g-dev libzstd-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libssl-dev libgtest-dev
   clang libclang-rt-14-dev clang-format clang-tidy
   python3 python3-numpy python3-mne

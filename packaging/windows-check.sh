@@ -13,7 +13,8 @@ mkdir -p "$work/generated/core" "$work/deps/openssl"
 sed -e 's/@PROJECT_VERSION@/0.0.0/' -e 's/@LONGVIEW_COMMIT@/windows-check/' engine/core/Version.h.in \
   >"$work/generated/core/Version.h"
 # Only the dependencies' own headers: the host's /usr/include would bring glibc's in.
-ln -s /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/libdeflate.h /usr/include/nlohmann \
+ln -s /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/libdeflate.h /usr/include/zlib.h /usr/include/zconf.h \
+  /usr/include/nlohmann \
   /usr/include/xsimd /usr/include/CLI "$work/deps/"
 cp -r /usr/include/openssl/. "$work/deps/openssl/"
 cp /usr/include/x86_64-linux-gnu/openssl/*.h "$work/deps/openssl/"

@@ -248,11 +248,16 @@ private:
         for (std::size_t k = 0; k < numbers.size(); ++k)
             if (!storedAsCounts(*numbers[k])) quantized.push_back(k);
         const bool timed = master && master->sync == SyncKind::Time;
-        LV_TRY(scan(group, [&](const std::uint8_t* record, std::uint64_t i) {
+        const auto visit = [&](const std::uint8_t* record, std::uint64_t i) {
             times[i] = timed ? physicalValue(cg, *master, record, i) : static_cast<double>(i);
             if (i >= kQuantizationSamples) return;
             for (std::size_t k : quantized) firstValues[k].push_back(physicalValue(cg, *numbers[k], record, i));
-        }));
+        };
+        // Whole records as long as first values are wanted; then, where the blocks allow, the time column alone.
+        const std::uint64_t whole = quantized.empty() ? 0 : std::min(cg.cycleCount, kQuantizationSamples);
+        const std::uint64_t columnsFrom = timed ? mastersAloneFrom(group, *master, whole) : cg.cycleCount;
+        LV_TRY(scan(group, visit, 0, columnsFrom));
+        if (columnsFrom < cg.cycleCount) LV_TRY(readMasters(group, *master, columnsFrom, times));
         if (master && master->sync != SyncKind::Time)
             limit(groupName(m_groupNumber, cg) + ": its master is not a time; records are placed one per second");
         const std::optional<Raster> raster = fitRaster(times);
@@ -290,14 +295,54 @@ private:
             }
     }
 
-    template <class Visit>
-    core::Status scan(const Mdf4Recording::Group& group, Visit&& visit)
+    // The first record from which every DZ block is transposed in rows of whole records and starts on one, at or
+    // after record `from` on a block boundary, so that the time column can be inflated alone; the cycle count when
+    // there is none (DT, plain deflate, unsorted groups, a master with an invalidation bit, a virtual master).
+    std::uint64_t mastersAloneFrom(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from)
     {
         const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
+        const std::uint64_t rb = group.recordBytes;
+        if (group.ownRecords || master.kind == ChannelKind::VirtualMaster || master.hasInvalidationBit() ||
+            master.allInvalid())
+            return cg.cycleCount;
+        std::uint64_t start = cg.cycleCount;
+        for (auto it = group.stream.leaves.rbegin(); it != group.stream.leaves.rend(); ++it) {
+            const bool columns = it->dz && it->columns == rb && it->streamOffset % rb == 0 && it->bytes % rb == 0;
+            if (!columns || it->streamOffset / rb < from) break;
+            start = std::min(start, it->streamOffset / rb);
+        }
+        return start;
+    }
+
+    // Master times of records [from, cycle count) from the first columns of each transposed DZ block.
+    core::Status readMasters(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from,
+                             std::vector<double>& times)
+    {
+        const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
+        const std::uint64_t rb = group.recordBytes;
+        const std::uint64_t begin = group.idBytes + master.byteOffset;
+        const std::uint64_t end = begin + (std::uint64_t{master.bitOffset} + master.bitCount + 7) / 8;
+        std::vector<std::uint8_t> record(end);
+        for (const Leaf& leaf : group.stream.leaves) {
+            const std::uint64_t first = leaf.streamOffset / rb, rows = leaf.bytes / rb;
+            if (first < from || first >= cg.cycleCount) continue;
+            auto columns = readLeafPrefix(*m_r.m_file, leaf, end * rows);
+            if (!columns) return columns.error();
+            for (std::uint64_t r = 0; r < rows && first + r < cg.cycleCount; ++r) {
+                for (std::uint64_t c = begin; c < end; ++c) record[c] = (*columns)[c * rows + r];
+                times[first + r] = physicalValue(cg, master, record.data() + group.idBytes, first + r);
+            }
+        }
+        return {};
+    }
+
+    template <class Visit>
+    core::Status scan(const Mdf4Recording::Group& group, Visit&& visit, std::uint64_t from, std::uint64_t to)
+    {
         const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{8} << 20) / group.recordBytes);
         std::vector<std::uint8_t> bytes;
-        for (std::uint64_t first = 0; first < cg.cycleCount; first += chunk) {
-            const std::uint64_t n = std::min(chunk, cg.cycleCount - first);
+        for (std::uint64_t first = from; first < to; first += chunk) {
+            const std::uint64_t n = std::min(chunk, to - first);
             LV_TRY(m_r.readRecords(group, static_cast<std::int64_t>(first), static_cast<std::int64_t>(n), bytes));
             for (std::uint64_t i = 0; i < n; ++i)
                 visit(bytes.data() + i * group.recordBytes + group.idBytes, first + i);

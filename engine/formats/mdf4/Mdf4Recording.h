@@ -9,7 +9,9 @@
 #include "formats/mdf4/Mdf4Structure.h"
 #include "io/ByteSource.h"
 
+#include <future>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,11 +59,21 @@ private:
         std::size_t channel = 0; // in its channel group
         Mapping mapping = Mapping::Counts;
     };
+    // What one slice of a readRaw takes from one block.
+    struct Piece {
+        std::size_t slice = 0;
+        std::int64_t from = 0, to = 0; // grid range of the slice inside the block
+    };
+    std::vector<std::pair<std::size_t, std::size_t>>
+    leavesAhead(const std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<Piece>>>& jobs) const;
     core::Status readRecords(const Group& group, std::int64_t first, std::int64_t count,
                              std::vector<std::uint8_t>& out) const;
     // Channel `channel`'s counts from `records` (record numbers firstRecord...), one per element of `out`.
     void extract(std::size_t channel, const std::uint8_t* records, std::int64_t firstRecord,
                  std::span<std::int32_t> out) const;
+    // extract() for byte-aligned little-endian 8, 16 and 32-bit integers held as counts; false for other layouts.
+    bool takeAligned(const Group& group, const ChannelGroup& cg, const Channel& c, const std::uint8_t* records,
+                     std::span<std::int32_t> out) const;
     std::shared_ptr<const std::vector<std::uint8_t>> leafBytes(const Group& group, std::size_t leaf) const;
     void warnOnce(std::size_t channel, const std::string& what) const;
 
@@ -73,8 +85,9 @@ private:
     std::vector<std::string> m_limits;
 
     mutable std::mutex m_mutex; // guards the leaf cache and the warnings
-    mutable std::list<std::pair<std::uint64_t, std::shared_ptr<const std::vector<std::uint8_t>>>>
-        m_leafCache; // DZ block offset -> inflated bytes, most recent first
+    using Bytes = std::shared_ptr<const std::vector<std::uint8_t>>;
+    mutable std::list<std::pair<std::uint64_t, Bytes>> m_leafCache; // DZ block offset -> inflated bytes, newest first
+    mutable std::map<std::uint64_t, std::shared_future<Bytes>> m_inflating; // blocks being inflated, by offset
     mutable std::uint64_t m_leafCacheBytes = 0;
     // A reader that goes across all channels a time range at a time needs every group's current DZ block: the
     // budget holds two of each group's largest (64 MiB to 512 MiB; see Mdf4Open).

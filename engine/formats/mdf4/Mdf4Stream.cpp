@@ -10,6 +10,7 @@
 #include <libdeflate.h>
 #include <memory>
 #include <set>
+#include <zlib.h>
 
 namespace lv::formats::mdf4 {
 
@@ -97,9 +98,13 @@ void untranspose(std::vector<std::uint8_t>& bytes, std::uint64_t columns)
     if (columns <= 1) return;
     const std::uint64_t rows = bytes.size() / columns;
     std::vector<std::uint8_t> rowOrder(bytes.size());
-    for (std::uint64_t c = 0; c < columns; ++c) {
-        const std::uint8_t* column = bytes.data() + c * rows;
-        for (std::uint64_t r = 0; r < rows; ++r) rowOrder[r * columns + c] = column[r];
+    constexpr std::uint64_t kTile = 256; // rows whose output (tile x columns bytes) stays in the cache meanwhile
+    for (std::uint64_t r0 = 0; r0 < rows; r0 += kTile) {
+        const std::uint64_t r1 = std::min(rows, r0 + kTile);
+        for (std::uint64_t c = 0; c < columns; ++c) {
+            const std::uint8_t* column = bytes.data() + c * rows;
+            for (std::uint64_t r = r0; r < r1; ++r) rowOrder[r * columns + c] = column[r];
+        }
     }
     std::memcpy(rowOrder.data() + rows * columns, bytes.data() + rows * columns, bytes.size() - rows * columns);
     bytes.swap(rowOrder);
@@ -137,6 +142,35 @@ core::Result<std::vector<std::uint8_t>> readLeaf(const io::ByteSource& file, con
         return corrupt(file, leaf.block, "##DZ data does not inflate to its " + std::to_string(leaf.bytes) + " bytes");
     untranspose(inflated, leaf.columns);
     return inflated;
+}
+
+core::Result<std::vector<std::uint8_t>> readLeafPrefix(const io::ByteSource& file, const Leaf& leaf,
+                                                       std::uint64_t bytes)
+{
+    bytes = std::min(bytes, leaf.bytes);
+    if (bytes > 0xFFFFFFFFu) return corrupt(file, leaf.block, "##DZ: a prefix over 4 GiB is not read");
+    std::vector<std::uint8_t> out(bytes);
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) return corrupt(file, leaf.block, "##DZ: zlib cannot start");
+    z.next_out = out.data();
+    z.avail_out = static_cast<uInt>(bytes);
+    std::vector<std::uint8_t> in(std::size_t{1} << 16);
+    int result = Z_OK;
+    for (std::uint64_t read = 0; z.avail_out > 0 && result == Z_OK && read < leaf.zipped;) {
+        const std::uint64_t n = std::min<std::uint64_t>(in.size(), leaf.zipped - read);
+        if (core::Status s = file.readAt(leaf.dataAt + read, {in.data(), n}); !s) {
+            inflateEnd(&z);
+            return s.error();
+        }
+        read += n;
+        z.next_in = in.data();
+        z.avail_in = static_cast<uInt>(n);
+        while (z.avail_in > 0 && z.avail_out > 0 && result == Z_OK) result = inflate(&z, Z_NO_FLUSH);
+    }
+    inflateEnd(&z);
+    if (z.avail_out != 0)
+        return corrupt(file, leaf.block, "##DZ data does not inflate to its " + std::to_string(leaf.bytes) + " bytes");
+    return out;
 }
 
 core::Status readStreamRange(const io::ByteSource& file, const DataStream& stream, std::uint64_t begin,

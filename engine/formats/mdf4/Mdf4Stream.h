@@ -38,6 +38,11 @@ core::Result<DataStream> indexDataStream(const io::ByteSource& file, std::uint64
 // The bytes of one leaf, uncompressed and (transposed DZ) back in row order.
 core::Result<std::vector<std::uint8_t>> readLeaf(const io::ByteSource& file, const Leaf& leaf);
 
+// The first `bytes` of one DZ leaf's inflated bytes (transposed blocks still column by column): zlib stops
+// inflating there, so the first columns of a transposed block cost a fraction of the whole.
+core::Result<std::vector<std::uint8_t>> readLeafPrefix(const io::ByteSource& file, const Leaf& leaf,
+                                                       std::uint64_t bytes);
+
 // Stream bytes [begin, begin + out.size()) into `out`; the leaves involved are read on `runner` (nullptr: this
 // thread), each into its own slice of `out`.
 core::Status readStreamRange(const io::ByteSource& file, const DataStream& stream, std::uint64_t begin,

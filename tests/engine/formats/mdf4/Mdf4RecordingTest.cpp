@@ -206,16 +206,22 @@ TEST(Mdf4Recording, ChannelsSayTheGroupTheyWereRecordedIn)
 // Several groups of many small DZ blocks each: every channel reads back its own group's records, whatever was
 // read before (the inflated blocks are cached by their place in the file; keyed otherwise, a 36,424-channel file
 // read another group's block and crashed).
-TEST(Mdf4Recording, ManyCompressedBlocksOfSeveralGroupsReadBackExactly)
+namespace {
+
+std::int16_t sixGroupsValue(int g, int c, std::int64_t i)
 {
-    test::TempDir dir;
-    const std::string path = (dir.path() / "g.mf4").string();
+    return static_cast<std::int16_t>((i * (c + 3) + 1000 * g) % 30011 - 15000);
+}
+
+// Six groups of 2-7 int16 channels, 700 (g + 1) records at 10 (g + 1) Hz with a 2 s hole after record 300, in DZ
+// blocks of 500 bytes.
+std::string writeSixGroups(const std::filesystem::path& dir)
+{
+    const std::string path = (dir / "g.mf4").string();
     formats::mdf4::FileSpec spec;
     spec.startNs = std::uint64_t{1'600'000'000} * 1'000'000'000;
     spec.zipBytes = 500;
-    const auto value = [](int g, int c, std::int64_t i) {
-        return static_cast<std::int16_t>((i * (c + 3) + 1000 * g) % 30011 - 15000);
-    };
+    const auto value = sixGroupsValue;
     for (int g = 0; g < 6; ++g) {
         formats::mdf4::GroupSpec group;
         for (int c = 0; c < 2 + g; ++c)
@@ -224,21 +230,31 @@ TEST(Mdf4Recording, ManyCompressedBlocksOfSeveralGroupsReadBackExactly)
         spec.groups.push_back(group);
     }
     auto w = formats::mdf4::Mdf4Writer::create(path, spec);
-    ASSERT_TRUE(w.ok()) << w.error().describe();
+    if (!w) return ADD_FAILURE() << w.error().describe(), path;
     for (int g = 0; g < 6; ++g) {
         const formats::mdf4::RecordLayout& layout = (*w)->layout(static_cast<std::size_t>(g));
         const std::int64_t records = 700 * (g + 1);
         std::vector<std::uint8_t> bytes(static_cast<std::size_t>(records) * layout.recordBytes(), 0);
         for (std::int64_t i = 0; i < records; ++i) {
             std::uint8_t* record = &bytes[static_cast<std::size_t>(i) * layout.recordBytes()];
-            core::le::store<double>(record, static_cast<double>(i) / (10.0 * (g + 1)));
+            const double gap = i >= 300 ? 2.0 : 0.0; // 2 s without records: a gap of 20 (g + 1) grid points
+            core::le::store<double>(record, static_cast<double>(i) / (10.0 * (g + 1)) + gap);
             for (int c = 0; c < 2 + g; ++c)
                 core::le::store<std::int16_t>(record + layout.offsets[static_cast<std::size_t>(c)], value(g, c, i));
         }
-        ASSERT_TRUE((*w)->append(static_cast<std::size_t>(g), bytes).ok());
+        EXPECT_TRUE((*w)->append(static_cast<std::size_t>(g), bytes).ok());
     }
-    ASSERT_TRUE((*w)->commit().ok());
-    auto r = openMdf4(path);
+    EXPECT_TRUE((*w)->commit().ok());
+    return path;
+}
+
+} // namespace
+
+TEST(Mdf4Recording, ManyCompressedBlocksOfSeveralGroupsReadBackExactly)
+{
+    test::TempDir dir;
+    const auto value = sixGroupsValue;
+    auto r = openMdf4(writeSixGroups(dir.path()));
     ASSERT_TRUE(r.ok()) << r.error().describe();
     ASSERT_EQ((*r)->info().channels.size(), 27u);
     for (int pass = 0; pass < 2; ++pass) // the second pass reads from the cache
@@ -246,9 +262,33 @@ TEST(Mdf4Recording, ManyCompressedBlocksOfSeveralGroupsReadBackExactly)
             const core::ChannelInfo& ch = (*r)->info().channels[k];
             const int g = ch.name[1] - '0', c = ch.name[3] - '0';
             EXPECT_EQ(ch.fs, 10.0 * (g + 1));
+            ASSERT_EQ(ch.gaps.size(), 1u) << ch.name; // times read from the time column alone, block by block
+            const std::int64_t hole = 20 * (g + 1);
             const std::vector<std::int32_t> counts = readAll(**r, k);
-            ASSERT_EQ(std::ssize(counts), 700 * (g + 1)) << ch.name;
-            for (std::size_t i = 0; i < counts.size(); ++i)
-                ASSERT_EQ(counts[i], value(g, c, static_cast<std::int64_t>(i))) << ch.name << " sample " << i;
+            ASSERT_EQ(std::ssize(counts), 700 * (g + 1) + hole) << ch.name;
+            for (std::int64_t i = 0; i < std::ssize(counts); ++i) {
+                const std::int64_t record = i < 300 ? i : i - hole;
+                const std::int32_t expected = i >= 300 && i < 300 + hole ? core::kNoSample : value(g, c, record);
+                ASSERT_EQ(counts[static_cast<std::size_t>(i)], expected) << ch.name << " sample " << i;
+            }
         }
+}
+
+// A DZ block whose compressed bytes are damaged: the open or the read fails naming the block, never a wrong value.
+TEST(Mdf4Recording, ADamagedCompressedBlockIsAnErrorNamingIt)
+{
+    test::TempDir dir;
+    const std::string path = writeSixGroups(dir.path());
+    std::vector<std::uint8_t> bytes = test::readBytes(path);
+    const std::string text(bytes.begin(), bytes.end());
+    const std::size_t dz = text.find("##DZ", text.find("##DZ") + 4); // the second block
+    ASSERT_NE(dz, std::string::npos);
+    for (std::size_t i = dz + 50; i < dz + 60; ++i) bytes[i] ^= 0x5a;
+    test::writeBytes(path, bytes);
+    auto r = openMdf4(path);
+    core::Status read = r.ok() ? core::readEverySample(**r, {}) : core::Status(r.error());
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().code, core::ErrorCode::Corrupt);
+    EXPECT_EQ(read.error().offset, static_cast<std::int64_t>(dz));
+    EXPECT_NE(read.error().message.find("##DZ"), std::string::npos) << read.error().message;
 }

@@ -1,5 +1,7 @@
 // Broken MDF 4 files (copies of a reference file with one thing broken): each a clear error naming the place,
 // never a crash, a hang or a wrong tree.
+#include "Mdf4Oracle.h"
+
 #include "formats/mdf4/Mdf4Structure.h"
 
 #include "core/LittleEndian.h"
@@ -14,23 +16,9 @@ namespace {
 
 const std::string kPath = "two_rates.mf4";
 
-std::vector<std::uint8_t> reference()
-{
-    return lv::test::readBytes(std::string(LONGVIEW_TESTDATA) + "/mdf4/asammdf_two_rates_dz.mf4");
-}
-
-std::string errorOf(std::vector<std::uint8_t> bytes)
-{
-    auto s = readStructure(*lv::io::memorySource(std::move(bytes), kPath));
-    return s.ok() ? "no error" : s.error().describe();
-}
-
-Structure treeOf(const std::vector<std::uint8_t>& bytes)
-{
-    auto s = readStructure(*lv::io::memorySource(bytes, kPath));
-    EXPECT_TRUE(s.ok()) << s.error().describe();
-    return s.ok() ? *s : Structure{};
-}
+std::vector<std::uint8_t> reference() { return lv::test::mdf4::referenceBytes("asammdf_two_rates_dz.mf4"); }
+std::string errorOf(std::vector<std::uint8_t> bytes) { return lv::test::mdf4::structureError(std::move(bytes), kPath); }
+Structure treeOf(const std::vector<std::uint8_t>& bytes) { return lv::test::mdf4::structureOf(bytes, kPath); }
 
 void putU64(std::vector<std::uint8_t>& b, std::uint64_t at, std::uint64_t v) { lv::core::le::store(&b[at], v); }
 

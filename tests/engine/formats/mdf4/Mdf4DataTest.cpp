@@ -1,12 +1,13 @@
 // Samples of MDF 4 reference files against the value dumps asammdf made (expected/*.csv, reproduced byte for byte
 // by mdf-check): times from the group's master, physical values, invalid samples; and what is not read yet.
+#include "Mdf4Oracle.h"
+
 #include "formats/mdf4/Mdf4Data.h"
 
 #include "io/ByteSource.h"
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace lv::formats::mdf4;
@@ -20,22 +21,6 @@ struct Expected {
 };
 
 void PrintTo(const Expected& e, std::ostream* os) { *os << e.file << " " << e.channel; }
-
-// The (time, value) rows of a dump; INVALID as NaN.
-std::vector<std::pair<double, double>> readDump(const std::string& path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line); // time,value
-    std::vector<std::pair<double, double>> rows;
-    while (std::getline(in, line)) {
-        const auto comma = line.find(',');
-        const std::string value = line.substr(comma + 1);
-        rows.emplace_back(std::strtod(line.substr(0, comma).c_str(), nullptr),
-                          value == "INVALID" ? std::nan("") : std::strtod(value.c_str(), nullptr));
-    }
-    return rows;
-}
 
 struct Found {
     const DataGroup* dg = nullptr;
@@ -79,7 +64,7 @@ TEST_P(Mdf4Samples, EqualAsammdfsDump)
     auto times = channelValues(**file, *f.dg, *f.group, *f.master, *records);
     ASSERT_TRUE(times.ok()) << times.error().describe();
     const std::string stem = e.file.substr(0, e.file.rfind('.'));
-    const auto rows = readDump(mdf4Dir() + "/expected/" + stem + "__" + e.channel + ".csv");
+    const auto rows = lv::test::mdf4::numericDump(mdf4Dir() + "/expected/" + stem + "__" + e.channel + ".csv");
     ASSERT_EQ(values->size(), rows.size());
     std::size_t invalid = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -1,5 +1,7 @@
 // Broken conversions, signal data and events (copies of reference files with one thing broken): Corrupt errors
 // naming the block; and a channel array (CA) added to a copy, listed.
+#include "Mdf4Oracle.h"
+
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Events.h"
 #include "formats/mdf4/Mdf4Text.h"
@@ -17,23 +19,9 @@ namespace {
 
 const std::string kPath = "copy.mf4";
 
-std::vector<std::uint8_t> reference(const std::string& name)
-{
-    return lv::test::readBytes(std::string(LONGVIEW_TESTDATA) + "/mdf4/" + name);
-}
-
-std::string errorOf(std::vector<std::uint8_t> bytes)
-{
-    auto s = readStructure(*lv::io::memorySource(std::move(bytes), kPath));
-    return s.ok() ? "no error" : s.error().describe();
-}
-
-Structure treeOf(const std::vector<std::uint8_t>& bytes)
-{
-    auto s = readStructure(*lv::io::memorySource(bytes, kPath));
-    EXPECT_TRUE(s.ok()) << s.error().describe();
-    return s.ok() ? *s : Structure{};
-}
+std::vector<std::uint8_t> reference(const std::string& name) { return lv::test::mdf4::referenceBytes(name); }
+std::string errorOf(std::vector<std::uint8_t> bytes) { return lv::test::mdf4::structureError(std::move(bytes), kPath); }
+Structure treeOf(const std::vector<std::uint8_t>& bytes) { return lv::test::mdf4::structureOf(bytes, kPath); }
 
 const Channel* channelNamed(const Structure& s, const std::string& name)
 {

@@ -1,10 +1,13 @@
 // mdf-check run from the tests and its dumps parsed (floats by strtod, texts as JSON strings).
 #include "Mdf4Oracle.h"
 
+#include "io/ByteSource.h"
 #include "support/TestSupport.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -88,6 +91,28 @@ Located locate(const formats::mdf4::Structure& s, const std::string& name)
     for (const Located& l : allChannels(s))
         if (l.channel->name == name) return l;
     return {};
+}
+
+std::vector<std::pair<double, double>> numericDump(const std::string& path)
+{
+    std::vector<std::pair<double, double>> rows;
+    for (const DumpRow& r : readDumpFile(path)) rows.emplace_back(r.time, r.invalid ? std::nan("") : r.number);
+    return rows;
+}
+
+std::vector<std::uint8_t> referenceBytes(const std::string& name) { return readBytes(dataDir() + "/" + name); }
+
+std::string structureError(std::vector<std::uint8_t> bytes, const std::string& path)
+{
+    auto s = formats::mdf4::readStructure(*io::memorySource(std::move(bytes), path));
+    return s.ok() ? "no error" : s.error().describe();
+}
+
+formats::mdf4::Structure structureOf(const std::vector<std::uint8_t>& bytes, const std::string& path)
+{
+    auto s = formats::mdf4::readStructure(*io::memorySource(bytes, path));
+    EXPECT_TRUE(s.ok()) << s.error().describe();
+    return s.ok() ? *s : formats::mdf4::Structure{};
 }
 
 } // namespace lv::test::mdf4

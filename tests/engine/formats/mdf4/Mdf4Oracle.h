@@ -24,6 +24,15 @@ struct DumpRow {
 // Parses "time,value" CSV (mdf-check's --dump output or an expected/*.csv file).
 std::vector<DumpRow> parseDump(const std::string& csv);
 std::vector<DumpRow> readDumpFile(const std::string& path);
+// A dump of numbers as (time, value) pairs, INVALID as NaN.
+std::vector<std::pair<double, double>> numericDump(const std::string& path);
+
+// A reference file's bytes (dataDir()/name), to damage a copy of.
+std::vector<std::uint8_t> referenceBytes(const std::string& name);
+// readStructure of `bytes` named `path`: the error described, or "no error".
+std::string structureError(std::vector<std::uint8_t> bytes, const std::string& path);
+// readStructure of `bytes` named `path`, which must succeed.
+formats::mdf4::Structure structureOf(const std::vector<std::uint8_t>& bytes, const std::string& path);
 
 // `mdf-check FILE --dump CHANNEL --group N`; `status` gets the exit status.
 std::vector<DumpRow> dump(const std::string& file, const std::string& channel, std::size_t group, int* status);

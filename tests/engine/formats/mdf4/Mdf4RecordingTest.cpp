@@ -1,5 +1,7 @@
 // MDF 4 files read as recordings: grid channels sample-exact against asammdf's dumps (expected/*.csv), times on
 // the grid to the microsecond, the same on several threads, and what is left out said in warnings.
+#include "Mdf4Oracle.h"
+
 #include "formats/mdf4/Mdf4Recording.h"
 
 #include "core/LittleEndian.h"
@@ -10,7 +12,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace lv;
@@ -19,22 +20,6 @@ using namespace lv::formats::mdf4;
 namespace {
 
 std::string mdf4Dir() { return std::string(LONGVIEW_TESTDATA) + "/mdf4"; }
-
-// The (time, value) rows of a dump; INVALID as NaN.
-std::vector<std::pair<double, double>> readDump(const std::string& path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line); // time,value
-    std::vector<std::pair<double, double>> rows;
-    while (std::getline(in, line)) {
-        const auto comma = line.find(',');
-        const std::string value = line.substr(comma + 1);
-        rows.emplace_back(std::strtod(line.substr(0, comma).c_str(), nullptr),
-                          value == "INVALID" ? std::nan("") : std::strtod(value.c_str(), nullptr));
-    }
-    return rows;
-}
 
 std::unique_ptr<Mdf4Recording> open(const std::string& name)
 {
@@ -74,7 +59,7 @@ TEST_P(Mdf4RecordingSamples, EqualAsammdfsDumpOnTheGrid)
     ASSERT_GE(c, 0);
     const core::ChannelInfo& ch = r->info().channels[static_cast<std::size_t>(c)];
     const std::string stem = e.file.substr(0, e.file.rfind('.'));
-    const auto rows = readDump(mdf4Dir() + "/expected/" + stem + "__" + e.channel + ".csv");
+    const auto rows = lv::test::mdf4::numericDump(mdf4Dir() + "/expected/" + stem + "__" + e.channel + ".csv");
     ASSERT_EQ(ch.sampleCount, static_cast<std::int64_t>(rows.size()));
     const std::vector<std::int32_t> counts = readAll(*r, static_cast<std::size_t>(c));
     std::size_t row = 0;

@@ -133,4 +133,20 @@ core::Result<std::string> readText(const io::ByteSource& file, std::uint64_t off
     return plainText(textOf(*b));
 }
 
+core::Status needData(const io::ByteSource& file, const Block& b, std::size_t bytes)
+{
+    if (b.data.size() >= bytes) return {};
+    return corrupt(file, b.offset,
+                   "##" + b.id + " block holds " + std::to_string(b.data.size()) + " data bytes, fewer than the " +
+                       std::to_string(bytes) + " it needs");
+}
+
+core::Status needLinks(const io::ByteSource& file, const Block& b, std::size_t links)
+{
+    if (b.links.size() >= links) return {};
+    return corrupt(file, b.offset,
+                   "##" + b.id + " block has " + std::to_string(b.links.size()) + " links, fewer than " +
+                       std::to_string(links));
+}
+
 } // namespace lv::formats::mdf4

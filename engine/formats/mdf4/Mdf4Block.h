@@ -43,6 +43,10 @@ core::Result<std::string> readRawText(const io::ByteSource& file, std::uint64_t 
 // text itself when it is not XML or has no <TX>.
 std::string plainText(const std::string& text);
 
+// Corrupt naming the block when its data section holds fewer than `bytes` bytes / it has fewer than `links` links.
+core::Status needData(const io::ByteSource& file, const Block& b, std::size_t bytes);
+core::Status needLinks(const io::ByteSource& file, const Block& b, std::size_t links);
+
 // Corrupt error about the block at `offset`.
 core::Error corrupt(const io::ByteSource& file, std::uint64_t offset, const std::string& what);
 

@@ -32,12 +32,8 @@ core::Result<std::vector<Event>> readEvents(const io::ByteSource& file, const St
             return corrupt(file, at, "the list of events loops back or links a block twice");
         auto b = readBlock(file, at, {"EV"});
         if (!b) return b.error();
-        if (b->links.size() < 5)
-            return corrupt(file, at, "##EV block has " + std::to_string(b->links.size()) + " links, fewer than 5");
-        if (b->data.size() < 32)
-            return corrupt(file, at,
-                           "##EV block holds " + std::to_string(b->data.size()) +
-                               " data bytes, fewer than the 32 it needs");
+        LV_TRY(needLinks(file, *b, 5));
+        LV_TRY(needData(file, *b, 32));
         Event e;
         e.offset = at;
         e.type = le::u8(b->data, 0);

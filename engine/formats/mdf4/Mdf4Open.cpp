@@ -49,13 +49,18 @@ bool storedAsCounts(const Channel& c)
            p[1] != 0.0;
 }
 
-// The step of counts for values that are not whole multiples of one: a power of two that keeps 2^27 steps (4 bits
-// of headroom in int32) up to the largest magnitude seen, so float32 values near it are kept exactly.
-double floatStep(const std::vector<double>& values)
+double largestMagnitude(const std::vector<double>& values)
 {
     double largest = 0;
     for (double v : values)
         if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    return largest;
+}
+
+// The step of counts for values that are not whole multiples of one: a power of two that keeps 2^27 steps (4 bits
+// of headroom in int32) up to the largest magnitude seen, so float32 values near it are kept exactly.
+double floatStep(double largest)
+{
     if (largest == 0) return 1.0;
     return std::ldexp(1.0, std::ilogb(largest) + 1 + 4 - 31);
 }
@@ -65,11 +70,9 @@ double floatStep(const std::vector<double>& values)
 core::QuantizationChoice quantizationOf(const std::vector<double>& values)
 {
     core::QuantizationChoice q = core::chooseQuantization(values, 0.0);
-    double largest = 0;
-    for (double v : values)
-        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    const double largest = largestMagnitude(values);
     if (q.exact && largest / q.factor < 0x1p27) return q;
-    q.factor = floatStep(values);
+    q.factor = floatStep(largest);
     q.exact = true;
     for (double v : values)
         if (std::isfinite(v) && std::round(v / q.factor) * q.factor != v) q.exact = false;

@@ -45,22 +45,6 @@ core::Status walk(const io::ByteSource& file, Claimed& claimed, std::uint64_t fi
     return {};
 }
 
-core::Status needData(const io::ByteSource& file, const Block& b, std::size_t bytes)
-{
-    if (b.data.size() >= bytes) return {};
-    return corrupt(file, b.offset,
-                   "##" + b.id + " block holds " + std::to_string(b.data.size()) + " data bytes, fewer than the " +
-                       std::to_string(bytes) + " it needs");
-}
-
-core::Status needLinks(const io::ByteSource& file, const Block& b, std::size_t links)
-{
-    if (b.links.size() >= links) return {};
-    return corrupt(file, b.offset,
-                   "##" + b.id + " block has " + std::to_string(b.links.size()) + " links, fewer than " +
-                       std::to_string(links));
-}
-
 bool floatRaw(const Channel& c)
 {
     const bool virtualChannel = c.kind == ChannelKind::VirtualMaster || c.kind == ChannelKind::VirtualData;

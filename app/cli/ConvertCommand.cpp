@@ -67,6 +67,7 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     job.target.compress = !c.uncompressed;
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;
+    job.resample = {c.resampleRate, core::saturatingRound(c.holdSeconds * 1e6)};
     job.deidentify = deidentifyOptions(c);
     job.userAnnotations = !c.noUserAnnotations;
     job.annotationDirectory = annotations::defaultDataDirectory();
@@ -145,6 +146,21 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
         ->transform(CLI::IsMember({"comma", "semicolon", "tab"}, CLI::ignore_case));
     command.add_flag("--uncompressed", o.uncompressed,
                      "MDF 4: plain DT data blocks instead of transposed-deflate DZ (larger, no inflating to read)");
+    auto* resample =
+        command
+            .add_option("--resample", o.resampleRate,
+                        "Put channels sampled at irregular times (MDF 4 CAN signals, values on change) on a grid of "
+                        "RATE Hz: each grid point takes the last value before it, never across a gap longer than "
+                        "--hold; needed for EDF, BDF and MEF outputs")
+            ->check(CLI::PositiveNumber)
+            ->type_name("RATE");
+    command
+        .add_option("--hold", o.holdSeconds,
+                    "With --resample: the longest a value is held, in seconds (default: 10 times each channel's "
+                    "median interval); longer silences stay gaps")
+        ->check(CLI::PositiveNumber)
+        ->type_name("MAX_GAP")
+        ->needs(resample);
     command.add_flag("--decimal-comma", o.decimalComma,
                      "CSV output: a comma as the decimal point (spreadsheets in German, French, ... locales); needs "
                      "--delimiter semicolon or tab");

@@ -29,6 +29,8 @@ struct ConvertOptions {
     std::string delimiter = "comma"; // CSV: --delimiter comma|semicolon|tab
     bool decimalComma = false;       // CSV: --decimal-comma
     bool uncompressed = false;       // MDF 4: --uncompressed
+    double resampleRate = 0.0;       // --resample RATE: irregular channels on a grid of RATE Hz
+    double holdSeconds = 0.0;        // --hold MAX_GAP: the longest a value is held (0: 10 median intervals)
     double blockSeconds = 0.0;
     std::string level1Password;
     std::string level2Password;

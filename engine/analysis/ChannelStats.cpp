@@ -44,7 +44,7 @@ void countGaps(const core::ChannelInfo& ch, core::TimeRange range, ChannelStats&
         if (inside.empty()) continue;
         ++s.gaps;
         s.gapDurationUs += inside.duration();
-        gapPoints += core::sampleSpan(ch, inside).count;
+        if (!ch.irregular) gapPoints += core::sampleSpan(ch, inside).count; // irregular: no points in a gap
     }
 }
 
@@ -80,7 +80,9 @@ core::Result<std::vector<ChannelStats>> computeStats(core::Recording& recording,
     for (std::size_t c : channels) {
         if (c >= info.channels.size())
             return core::makeError(core::ErrorCode::InvalidArgument, "no channel number " + std::to_string(c));
-        spans.push_back(core::sampleSpan(info.channels[c], range));
+        auto span = recording.samplesIn(c, range);
+        if (!span) return span.error();
+        spans.push_back(*span);
         longest = std::max(longest, spans.back().count);
         total += spans.back().count;
     }

@@ -37,12 +37,14 @@ core::Result<UserAnnotations> userAnnotationsOf(const ConvertJob& job, const cor
     return UserAnnotations{annotations::findSidecar(input, job.annotationDirectory), std::move(*loaded)};
 }
 
-void count(const core::RecordingInfo& info, const Selection& selection, JobResult& result)
+void count(core::Recording& recording, const Selection& selection, JobResult& result)
 {
+    const core::RecordingInfo& info = recording.info();
     result.channels = selection.channels.size();
     for (std::size_t c : selection.channels) {
         const core::ChannelInfo& ch = info.channels[c];
-        ChannelCount n{ch.name, core::sampleSpan(ch, selection.range).count, 0};
+        const auto span = recording.samplesIn(c, selection.range);
+        ChannelCount n{ch.name, span ? span->count : 0, 0};
         n.annotations = static_cast<std::size_t>(
             std::count_if(info.annotations.begin(), info.annotations.end(), [&](const core::Annotation& a) {
                 return a.channel == ch.name && selection.range.contains(a.time);
@@ -53,6 +55,31 @@ void count(const core::RecordingInfo& info, const Selection& selection, JobResul
     result.annotations = static_cast<std::size_t>(
         std::count_if(info.annotations.begin(), info.annotations.end(),
                       [&](const core::Annotation& a) { return selection.range.contains(a.time); }));
+}
+
+// Irregular channels put on a grid when asked, or when the target needs one (then resampling must have been asked).
+core::Result<std::unique_ptr<core::Recording>> gridded(std::unique_ptr<core::Recording> recording,
+                                                       const ConvertJob& job, const TargetFormat& target,
+                                                       const Selection& selection, const core::ReadControl& control,
+                                                       JobResult& result)
+{
+    const core::RecordingInfo& info = recording->info();
+    if (!job.resample.requested()) {
+        if (target.takesIrregular) return recording;
+        for (std::size_t c : selection.channels)
+            if (info.channels[c].irregular)
+                return core::makeError(core::ErrorCode::InvalidArgument,
+                                       "channel " + info.channels[c].name + " is sampled at irregular times and " +
+                                           target.description +
+                                           " needs a sampling grid: give --resample RATE (and --hold MAX_GAP), or "
+                                           "leave the channel out",
+                                       info.path);
+        return recording;
+    }
+    auto resampled = ResampledRecording::create(std::move(recording), job.resample, selection.channels, control);
+    if (!resampled) return resampled.error();
+    for (const std::string& note : (*resampled)->notes()) result.warnings.push_back(note);
+    return std::unique_ptr<core::Recording>(std::move(*resampled));
 }
 
 JobResult fail(JobResult result, core::Error error)
@@ -134,6 +161,10 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
         renamed = RenamedRecording::wrap(std::move(*renamed), safe);
         if (!renamed) return finish(fail(std::move(result), renamed.error()));
     }
+    core::ReadControl openControl;
+    openControl.cancel = environment.cancel;
+    renamed = gridded(std::move(*renamed), job, *target, *selection, openControl, result);
+    if (!renamed) return finish(fail(std::move(result), renamed.error()));
     TargetOptions options = job.target; // with the provenance
     auto deidentified = deidentifyConversion(*renamed, job.deidentify, job.inputs, *selection, options);
     if (!deidentified) return finish(fail(std::move(result), deidentified.error()));
@@ -146,7 +177,7 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
         return finish(
             fail(std::move(result), core::makeError(core::ErrorCode::Cancelled, "cancelled before it started")));
     if (events.writing) events.writing();
-    count(source.info(), *selection, result);
+    count(source, *selection, result);
     result.userAnnotations = static_cast<std::size_t>(
         std::count_if(user->annotations.begin(), user->annotations.end(),
                       [&](const core::Annotation& a) { return selection->range.contains(a.time); }));

@@ -6,6 +6,7 @@
 #include "convert/JobProgress.h"
 #include "convert/MemoryBudget.h"
 #include "convert/MergeTimeline.h"
+#include "convert/ResampledRecording.h"
 #include "convert/Selection.h"
 #include "convert/Targets.h"
 #include "core/TaskRunner.h"
@@ -26,6 +27,9 @@ struct ConvertJob {
     std::string rename;              // "old=new,...": output names (RenamedRecording)
     MergeOptions merge;
     TargetOptions target;
+    // Irregular channels on a grid (ResampledRecording): required for targets that need one (EDF, BDF, MEF)
+    // when the selection holds irregular channels, applied to any target when given.
+    ResampleOptions resample;
     bool verifyCrc = true;
     bool skipDamaged = false;
     DeidentifyOptions deidentify; // resolved per job (its own pseudonym and shift unless given)

@@ -33,6 +33,7 @@ std::unique_ptr<core::Recording> DeidentifiedRecording::wrap(std::unique_ptr<cor
     }
     if (!d.subjectId.empty()) info.subject.id = d.subjectId;
     if (const std::int64_t us = d.shiftUs(); us != 0) {
+        r->m_shiftUs = us;
         shift(info.start, us);
         shift(info.end, us);
         for (core::ChannelInfo& c : info.channels) {

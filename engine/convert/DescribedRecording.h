@@ -20,11 +20,16 @@ public:
     std::vector<std::string> takeWarnings() override { return m_inner->takeWarnings(); }
     std::vector<core::DamagedBlock> takeDamage() override { return m_inner->takeDamage(); }
     const core::BlockSource* blockSource() const override { return m_inner->blockSource(); }
+    // Times as the description gives them: the inner recording's moved by m_shiftUs (grid channels follow their
+    // described grids through the defaults).
+    core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
+    core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
 
 protected:
     DescribedRecording() = default;
     std::unique_ptr<core::Recording> m_inner;
     core::RecordingInfo m_info; // the description given out
+    std::int64_t m_shiftUs = 0; // description time - inner time
 };
 
 } // namespace lv::convert

@@ -76,6 +76,12 @@ MergedRecording::build(std::vector<std::unique_ptr<core::Recording>> parts, Over
         info.annotations.insert(info.annotations.end(), part.annotations.begin(), part.annotations.end());
         for (std::size_t c = 0; c < part.channels.size(); ++c) {
             const core::ChannelInfo& ch = part.channels[c];
+            if (ch.irregular)
+                return makeError(ErrorCode::Unsupported,
+                                 "channel " + ch.name +
+                                     " is sampled at irregular times, which a concatenating merge "
+                                     "does not place yet (merge --mode stack keeps them)",
+                                 part.path);
             int merged = info.channelIndex(ch.name);
             if (merged < 0) {
                 merged = static_cast<int>(info.channels.size());

@@ -49,6 +49,7 @@ StackedRecording::create(std::vector<std::unique_ptr<core::Recording>> parts)
             info.warnings.push_back("channel \"" + ch.name + "\" of " + s->m_names[src.part] + " is written as \"" +
                                     names[i] + "\" (another input has a channel of that name)");
         ch.name = names[i];
+        if (ch.timeBase >= 0) ch.timeBase += static_cast<int>(src.part) << 16; // distinct across inputs
         if (ch.gridLength > 0) {
             info.start = any ? std::min(info.start, ch.start) : ch.start;
             info.end = any ? std::max(info.end, ch.end) : ch.end;
@@ -133,6 +134,25 @@ core::Status StackedRecording::readRaw(std::span<const core::RawSlice> slices, c
         before += partSamples[p];
     }
     return {};
+}
+
+core::Status StackedRecording::readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control)
+{
+    for (const core::TimeSlice& s : slices) {
+        if (s.channel >= m_sources.size())
+            return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(s.channel));
+        const Source& src = m_sources[s.channel];
+        const core::TimeSlice inner{src.channel, s.firstSample, s.outNs};
+        LV_TRY(m_parts[src.part]->readTimes(std::span(&inner, 1), control));
+    }
+    return {};
+}
+
+core::Result<core::SampleSpan> StackedRecording::samplesIn(std::size_t channel, core::TimeRange range)
+{
+    if (channel >= m_sources.size())
+        return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    return m_parts[m_sources[channel].part]->samplesIn(m_sources[channel].channel, range);
 }
 
 std::vector<std::string> StackedRecording::takeWarnings()

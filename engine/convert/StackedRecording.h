@@ -25,6 +25,8 @@ public:
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
     std::vector<core::DamagedBlock> takeDamage() override;
+    core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
+    core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
 
     // Every channel one part from one input.
     MergeTimeline timeline() const;

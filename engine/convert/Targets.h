@@ -45,6 +45,7 @@ struct TargetFormat {
                                               const std::string& output, const core::ReadControl&)>
         write;
     std::uint64_t workingBytes = 0; // the writer's buffers at most, whatever the length (see estimateJobMemory)
+    bool takesIrregular = false;    // writes irregular channels at their own times; else they need resampling
 };
 
 // Every writable target, in the order help texts list them.

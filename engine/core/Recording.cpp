@@ -16,6 +16,69 @@ SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range)
     return SampleSpan{first, std::max<std::int64_t>(0, last - first)};
 }
 
+Status Recording::readTimes(std::span<const TimeSlice> slices, const ReadControl& /*control*/)
+{
+    const RecordingInfo& recording = info();
+    for (const TimeSlice& slice : slices) {
+        if (slice.channel >= recording.channels.size())
+            return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(slice.channel));
+        const ChannelInfo& ch = recording.channels[slice.channel];
+        if (ch.irregular)
+            return makeError(ErrorCode::Unsupported,
+                             "channel " + ch.name + " is irregular and its times cannot be read", recording.path);
+        const SampleGrid grid = ch.grid();
+        for (std::size_t i = 0; i < slice.outNs.size(); ++i)
+            slice.outNs[i] = usToNs(grid.timeOf(slice.firstSample + static_cast<std::int64_t>(i)));
+    }
+    return {};
+}
+
+Result<SampleSpan> Recording::samplesIn(std::size_t channel, TimeRange range)
+{
+    const RecordingInfo& recording = info();
+    if (channel >= recording.channels.size())
+        return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    const ChannelInfo& ch = recording.channels[channel];
+    if (!ch.irregular) return sampleSpan(ch, range);
+    // First sample whose time (ns) is >= t, by bisection.
+    const auto firstAtOrAfter = [&](Uutc t) -> Result<std::int64_t> {
+        std::int64_t lo = 0, hi = ch.sampleCount;
+        const std::int64_t ns = usToNs(t);
+        while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            std::int64_t at = 0;
+            const TimeSlice slice{channel, mid, std::span(&at, 1)};
+            LV_TRY(readTimes(std::span(&slice, 1), ReadControl{}));
+            if (at < ns)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    };
+    auto first = firstAtOrAfter(range.start);
+    if (!first) return first.error();
+    auto last = firstAtOrAfter(range.end);
+    if (!last) return last.error();
+    return SampleSpan{*first, std::max<std::int64_t>(0, *last - *first)};
+}
+
+Result<TimedSamples> readTimed(Recording& recording, std::size_t channel, TimeRange range, const ReadControl& control)
+{
+    auto span = recording.samplesIn(channel, range);
+    if (!span) return span.error();
+    TimedSamples out;
+    out.channel = channel;
+    out.firstSample = span->first;
+    out.timesNs.resize(static_cast<std::size_t>(span->count));
+    out.raw.assign(static_cast<std::size_t>(span->count), kNoSample);
+    const TimeSlice times{channel, span->first, out.timesNs};
+    LV_TRY(recording.readTimes(std::span(&times, 1), control));
+    const RawSlice raw{channel, span->first, out.raw};
+    LV_TRY(recording.readRaw(std::span(&raw, 1), control));
+    return out;
+}
+
 Status readEverySample(Recording& recording, const ReadControl& control)
 {
     constexpr std::int64_t kSlice = std::int64_t{1} << 20;
@@ -56,7 +119,9 @@ Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<co
     for (std::size_t i = 0; i < channels.size(); ++i) {
         if (channels[i] >= info.channels.size())
             return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channels[i]));
-        const SampleSpan span = sampleSpan(info.channels[channels[i]], range);
+        auto found = recording.samplesIn(channels[i], range);
+        if (!found) return found.error();
+        const SampleSpan span = *found;
         result[i].channel = channels[i];
         result[i].firstSample = span.first;
         result[i].raw.assign(static_cast<std::size_t>(span.count), kNoSample);

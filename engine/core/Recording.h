@@ -23,6 +23,19 @@ struct RawSlice {
     std::span<std::int32_t> out; // filled with stored counts, kNoSample where there is none
 };
 
+// The times of samples [firstSample, firstSample + outNs.size()) of one channel, in ns since 1970-01-01 UTC.
+struct TimeSlice {
+    std::size_t channel = 0;
+    std::int64_t firstSample = 0;
+    std::span<std::int64_t> outNs;
+};
+
+// The grid range [first, first + count) of a channel (sample numbers of an irregular one).
+struct SampleSpan {
+    std::int64_t first = 0;
+    std::int64_t count = 0;
+};
+
 struct ReadControl {
     TaskRunner* runner = nullptr;        // nullptr: run on the calling thread
     const CancelToken* cancel = nullptr; // checked between blocks
@@ -56,6 +69,12 @@ public:
     virtual std::vector<DamagedBlock> takeDamage() { return {}; }
     // The recording's blocks, when it is stored in blocks (see core/BlockSource.h); else nullptr.
     virtual const class BlockSource* blockSource() const { return nullptr; }
+    // Sample times in ns: a grid channel's grid points (microseconds, as timeOf), an irregular channel's own
+    // times. A recording with irregular channels overrides it; the default fails for them.
+    virtual Status readTimes(std::span<const TimeSlice> slices, const ReadControl& control);
+    // The samples of `channel` whose times lie in the half-open range: sampleSpan for a grid channel; for an
+    // irregular one, found by bisection over readTimes (recordings that hold the times override it).
+    virtual Result<SampleSpan> samplesIn(std::size_t channel, TimeRange range);
 };
 
 // Samples of one channel over a time range, on the channel's grid.
@@ -67,11 +86,7 @@ struct ChannelSamples {
     bool valid(std::size_t i) const { return raw[i] != kNoSample; }
 };
 
-// The grid range [first, last) of a channel that lies in the half-open time range.
-struct SampleSpan {
-    std::int64_t first = 0;
-    std::int64_t count = 0;
-};
+// The grid range of a grid channel that lies in the half-open time range (see Recording::samplesIn for any channel).
 SampleSpan sampleSpan(const ChannelInfo& channel, TimeRange range);
 
 // Reads the raw counts of several channels over one time range (all channels decoded in parallel).
@@ -81,6 +96,16 @@ Result<std::vector<ChannelSamples>> readRange(Recording& recording, std::span<co
 // Reads every sample of every channel once (in slices of 2^20 samples) and drops them: what a check of the whole
 // recording needs; the reader's warnings and damage are then the caller's to take. Cancellable via `control`.
 Status readEverySample(Recording& recording, const ReadControl& control);
+
+// An irregular channel's samples over a time range: their times (ns) and counts (kNoSample where invalid).
+struct TimedSamples {
+    std::size_t channel = 0;
+    std::int64_t firstSample = 0;
+    std::vector<std::int64_t> timesNs;
+    std::vector<std::int32_t> raw;
+};
+// Reads the samples of one channel (grid or irregular) whose times lie in the range, with their times.
+Result<TimedSamples> readTimed(Recording& recording, std::size_t channel, TimeRange range, const ReadControl& control);
 
 // Physical values: counts times the conversion factor plus the offset, NaN where no sample exists.
 std::vector<double> toPhysical(const ChannelSamples& samples, double conversionFactor, double offset = 0.0);

@@ -24,9 +24,18 @@ struct ChannelInfo {
     std::vector<TimeRange> gaps;     // discontinuities: time ranges without samples
     std::string description;
     std::string group; // what the channel was recorded with (MDF 4: its channel group, source and comment), or ""
+    // Irregular channels (MDF 4 CAN signals, values on change) have no grid: sample i is the i-th stored sample in
+    // time order, at its own time (Recording::readTimes, ns). gridLength == sampleCount; fs is the median rate (for
+    // display and defaults only); segments and gaps split where samples are more than kIrregularGapFactor median
+    // intervals apart.
+    bool irregular = false;
+    int timeBase = -1; // irregular channels with the same value share their times (an MDF 4 channel group)
 
     SampleGrid grid() const { return SampleGrid{start, fs}; }
 };
+
+// Irregular samples further apart than this many median intervals are not joined: a gap (the plot's default too).
+inline constexpr double kIrregularGapFactor = 10.0;
 
 struct Annotation {
     Uutc time = 0;

@@ -47,6 +47,17 @@ inline std::int64_t saturatingAdd(std::int64_t a, std::int64_t b)
     return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
 }
 
+// Microseconds as nanoseconds (irregular channels' times), saturating at the int64 limits.
+inline std::int64_t usToNs(Uutc t)
+{
+    std::int64_t ns = 0;
+    if (!__builtin_mul_overflow(t, std::int64_t{1000}, &ns)) return ns;
+    return t > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+}
+
+// The microsecond that holds a time in nanoseconds (rounded down, also before 1970).
+inline Uutc nsToUs(std::int64_t ns) { return ns >= 0 ? ns / 1000 : -((-(ns + 1)) / 1000) - 1; }
+
 // A channel's sample grid: sample i lies at origin + i * 1e6 / fs microseconds. Every function is defined for
 // every input (saturating at the int64 limits) and takes a bounded number of steps, whatever fs is.
 struct SampleGrid {

@@ -2,6 +2,7 @@
 // each channel's mapping to counts (integers as stored, floats quantized at a step chosen from their first values).
 #include "formats/mdf4/Mdf4Recording.h"
 
+#include "core/IrregularTimes.h"
 #include "core/Quantization.h"
 #include "formats/mdf4/Mdf4Block.h"
 #include "formats/mdf4/Mdf4BlockWriter.h"
@@ -193,7 +194,7 @@ private:
                 ++m_groupNumber;
                 continue;
             }
-            Mdf4Recording::Group group{d, g, *stream, 0, 0, nullptr, {}, {}};
+            Mdf4Recording::Group group{d, g, *stream, 0, 0, nullptr, {}, {}, nullptr};
             group.idBytes = unsorted ? 0 : dg.recordIdBytes;
             group.recordBytes = group.idBytes + std::uint64_t{cg.dataBytes} + cg.invalidBytes;
             if (unsorted) {
@@ -263,11 +264,12 @@ private:
         if (columnsFrom < cg.cycleCount) LV_TRY(readMasters(group, *master, columnsFrom, times));
         if (master && master->sync != SyncKind::Time)
             limit(groupName(m_groupNumber, cg) + ": its master is not a time; records are placed one per second");
-        const std::optional<Raster> raster = fitRaster(times);
+        std::optional<Raster> raster = fitRaster(times);
         if (!raster) {
-            limit(groupName(m_groupNumber, cg) + ": its " + std::to_string(numbers.size()) +
-                  " channels are sampled at irregular times, which are not read yet");
-            return {};
+            auto irregular = irregularTimes(times, cg);
+            if (!irregular) return {}; // said
+            group.timesNs = std::make_shared<const std::vector<std::int64_t>>(std::move(*irregular));
+            raster = Raster{1.0, times.front(), {RasterRun{0, 0, static_cast<std::int64_t>(cg.cycleCount)}}};
         }
         makeBlocks(group, *raster);
         const core::SampleGrid grid{m_r.m_info.start + static_cast<core::Uutc>(std::llround(raster->firstTime * 1e6)),
@@ -275,6 +277,24 @@ private:
         for (std::size_t k = 0; k < numbers.size(); ++k) addChannel(group, *numbers[k], *raster, grid, firstValues[k]);
         m_r.m_groups.push_back(std::move(group));
         return {};
+    }
+
+    // Master times (s after the start) in ns since 1970, for a group off any raster; nullopt (said) when they go
+    // back or are not numbers.
+    std::optional<std::vector<std::int64_t>> irregularTimes(const std::vector<double>& times, const ChannelGroup& cg)
+    {
+        std::vector<std::int64_t> ns(times.size());
+        for (std::size_t i = 0; i < times.size(); ++i) {
+            const double t = times[i];
+            if (!std::isfinite(t) || std::abs(t) > 9e9 || (i && t < times[i - 1])) {
+                limit(groupName(m_groupNumber, cg) + ": its times " +
+                      (std::isfinite(t) && std::abs(t) <= 9e9 ? "go back" : "are not usable") + " at record " +
+                      std::to_string(i) + ": its channels are not read");
+                return std::nullopt;
+            }
+            ns[i] = m_r.m_structure.startNs + std::llround(t * 1e9);
+        }
+        return ns;
     }
 
     // What a group's data says against its header: as many records as the channel group counts, DZ rows of one
@@ -374,6 +394,32 @@ private:
         return unique;
     }
 
+    static void describeGrid(core::ChannelInfo& ch, const Raster& raster, const core::SampleGrid& grid)
+    {
+        std::int64_t end = 0;
+        for (const RasterRun& run : raster.runs) {
+            if (run.firstGrid > end) ch.gaps.push_back({grid.timeOf(end), grid.timeOf(run.firstGrid)});
+            ch.segments.push_back({grid.timeOf(run.firstGrid), grid.timeOf(run.firstGrid + run.count)});
+            end = run.firstGrid + run.count;
+            ch.sampleCount += run.count;
+        }
+        ch.gridLength = end;
+        ch.end = grid.timeOf(end);
+    }
+
+    void describeIrregular(core::ChannelInfo& ch, const std::vector<std::int64_t>& timesNs) const
+    {
+        const core::IrregularLayout layout = core::layoutOfTimes(timesNs, core::kIrregularGapFactor);
+        ch.irregular = true;
+        ch.timeBase = static_cast<int>(m_r.m_groups.size());
+        ch.fs = layout.fs;
+        ch.start = core::nsToUs(timesNs.front());
+        ch.end = layout.segments.back().end;
+        ch.segments = layout.segments;
+        ch.gaps = layout.gaps;
+        ch.sampleCount = ch.gridLength = static_cast<std::int64_t>(timesNs.size());
+    }
+
     void addChannel(const Mdf4Recording::Group& group, const Channel& c, const Raster& raster,
                     const core::SampleGrid& grid, const std::vector<double>& firstValues)
     {
@@ -388,15 +434,11 @@ private:
         if (const std::string source = (c.source.present ? c.source : cg.source).label(); !source.empty())
             ch.group += ", source " + source;
         if (!cg.comment.empty()) ch.group += ": " + cg.comment;
-        std::int64_t end = 0;
-        for (const RasterRun& run : raster.runs) {
-            if (run.firstGrid > end) ch.gaps.push_back({grid.timeOf(end), grid.timeOf(run.firstGrid)});
-            ch.segments.push_back({grid.timeOf(run.firstGrid), grid.timeOf(run.firstGrid + run.count)});
-            end = run.firstGrid + run.count;
-            ch.sampleCount += run.count;
+        if (group.timesNs) {
+            describeIrregular(ch, *group.timesNs);
+        } else {
+            describeGrid(ch, raster, grid);
         }
-        ch.gridLength = end;
-        ch.end = grid.timeOf(end);
         Mdf4Recording::ChannelRef ref{m_r.m_groups.size(), static_cast<std::size_t>(&c - cg.channels.data()),
                                       Mdf4Recording::Mapping::Counts};
         if (storedAsCounts(c)) {

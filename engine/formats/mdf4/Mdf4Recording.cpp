@@ -268,6 +268,36 @@ std::vector<std::pair<std::size_t, std::size_t>> Mdf4Recording::leavesAhead(
     return ahead;
 }
 
+core::Status Mdf4Recording::readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control)
+{
+    for (const core::TimeSlice& slice : slices) {
+        if (slice.channel >= m_channels.size())
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   "no channel number " + std::to_string(slice.channel));
+        const auto& times = m_groups[m_channels[slice.channel].group].timesNs;
+        if (!times) {
+            LV_TRY(Recording::readTimes(std::span(&slice, 1), control));
+            continue;
+        }
+        if (slice.firstSample < 0 || slice.firstSample + static_cast<std::int64_t>(slice.outNs.size()) >
+                                         static_cast<std::int64_t>(times->size()))
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   "samples beyond channel " + m_info.channels[slice.channel].name);
+        std::copy_n(times->begin() + slice.firstSample, slice.outNs.size(), slice.outNs.begin());
+    }
+    return {};
+}
+
+core::Result<core::SampleSpan> Mdf4Recording::samplesIn(std::size_t channel, core::TimeRange range)
+{
+    if (channel >= m_channels.size() || !m_groups[m_channels[channel].group].timesNs)
+        return Recording::samplesIn(channel, range);
+    const std::vector<std::int64_t>& times = *m_groups[m_channels[channel].group].timesNs;
+    const auto first = std::lower_bound(times.begin(), times.end(), core::usToNs(range.start));
+    const auto last = std::lower_bound(first, times.end(), core::usToNs(range.end));
+    return core::SampleSpan{first - times.begin(), last - first};
+}
+
 std::vector<std::string> Mdf4Recording::takeWarnings()
 {
     std::lock_guard lock(m_mutex);

@@ -1,5 +1,6 @@
-// An MDF 4 file opened as a core::Recording: channel groups on a fixed raster become grid channels, read on demand
-// in blocks of whole records (DZ leaves inflated once and kept in a small cache).
+// An MDF 4 file opened as a core::Recording: channel groups on a fixed raster become grid channels, the others
+// irregular channels (their times kept from the open); read on demand in blocks of whole records (DZ leaves
+// inflated once and kept in a small cache).
 #pragma once
 
 #include "core/BlockSource.h"
@@ -25,6 +26,8 @@ public:
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
     const core::BlockSource* blockSource() const override { return this; }
+    core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
+    core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
     std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
     bool storesExtrema() const override { return false; }
     core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
@@ -53,6 +56,8 @@ private:
         std::shared_ptr<const std::vector<std::uint8_t>> ownRecords; // unsorted groups: this group's, ids removed
         std::vector<core::BlockSpan> blocks;
         std::vector<std::int64_t> blockRecord; // first record of each block
+        // An irregular group's record times (ns since 1970), its channels' samples numbered as its records.
+        std::shared_ptr<const std::vector<std::int64_t>> timesNs;
     };
     struct ChannelRef {
         std::size_t group = 0;
@@ -97,8 +102,8 @@ private:
 };
 
 // Opens an MDF 4 file: the block tree, then every channel group's master times (to find its raster) and, for
-// channels stored as floats, a first look at their values (to choose the count size). Irregular channel groups
-// and channels that hold no numbers are left out with a warning.
+// channels stored as floats, a first look at their values (to choose the count size). Channel groups off a raster
+// become irregular channels; channels that hold no numbers are left out with a warning.
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path);
 // The same from any byte source (a tar member, memory).
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file);

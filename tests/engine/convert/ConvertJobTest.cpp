@@ -1,9 +1,10 @@
 // One conversion job end to end on another format's input: an MDF 4 file to a MEF 3.0 session, names that would be
-// folders made safe and said, every sample read back as the MDF file gives it.
+// folders made safe and said, every sample read back as the MDF file gives it; irregular channels only resampled.
 #include "support/TestSupport.h"
 
 #include "convert/ConvertJob.h"
 #include "convert/RenamedRecording.h"
+#include "convert/ResampledRecording.h"
 #include "formats/RecordingOpener.h"
 
 #include <gtest/gtest.h>
@@ -54,6 +55,58 @@ TEST(ConvertJob, Mdf4ToMefKeepsEverySampleAndMakesNamesFolderSafe)
         EXPECT_EQ(to.conversionFactor, from.conversionFactor);
         EXPECT_EQ(to.gaps.size(), from.gaps.size());
         EXPECT_EQ(everySample(*copy, static_cast<std::size_t>(k)), everySample(*source, c)) << name;
+    }
+}
+
+TEST(ConvertJob, IrregularChannelsGoToAGridFormatOnlyResampled)
+{
+    test::TempDir dir;
+    ConvertJob job;
+    job.inputs = {(test::testdata() / "mdf4/ASAP2_Demo_V171.mf4").string()};
+    job.output = (dir.path() / "a.mefd").string();
+    const std::vector<std::string> names{"ASAM.M.SCALAR.SWORD.IDENTICAL", "ASAM.M.SCALAR.UBYTE.IDENTICAL"};
+    job.selection.channels = names[0] + "," + names[1];
+    const JobResult refused = runConvertJob(job, {});
+    ASSERT_FALSE(refused.ok);
+    EXPECT_EQ(refused.error.describe(),
+              job.inputs[0] + ": channel ASAM.M.SCALAR.SWORD.IDENTICAL is sampled at irregular times and MEF 3.0 "
+                              "session needs a sampling grid: give --resample RATE (and --hold MAX_GAP), or leave the "
+                              "channel out");
+    EXPECT_FALSE(std::filesystem::exists(job.output));
+
+    job.resample = {1000.0, 5000};
+    const JobResult result = runConvertJob(job, {});
+    ASSERT_TRUE(result.ok) << result.error.describe();
+    EXPECT_NE(std::find(result.warnings.begin(), result.warnings.end(),
+                        "channel ASAM.M.SCALAR.SWORD.IDENTICAL: sampled at irregular times (median 1000 Hz), "
+                        "resampled to 1000 Hz, each value held at most 0.005 s and never across a longer gap"),
+              result.warnings.end());
+    auto source = open(job.inputs[0]);
+    auto copy = open(job.output);
+    ASSERT_TRUE(source && copy);
+    for (const std::string& name : names) {
+        const auto c = static_cast<std::size_t>(source->info().channelIndex(name));
+        auto expected = ResampledRecording::create(open(job.inputs[0]), job.resample, {c}, {});
+        ASSERT_TRUE(expected.ok());
+        const int k = copy->info().channelIndex(name);
+        ASSERT_GE(k, 0);
+        const core::ChannelInfo& to = copy->info().channels[static_cast<std::size_t>(k)];
+        const core::ChannelInfo& want = (*expected)->info().channels[c];
+        EXPECT_EQ(to.fs, 1000.0);
+        EXPECT_EQ(to.start, want.start);
+        EXPECT_EQ(to.gaps, want.gaps);
+        EXPECT_EQ(everySample(*copy, static_cast<std::size_t>(k)), everySample(**expected, c)) << name;
+        // Each value is the source's sample at or before the grid point, at most 5 ms old.
+        auto times = core::readTimed(*source, c, {source->info().start, source->info().end}, {});
+        ASSERT_TRUE(times.ok());
+        const std::vector<std::int32_t> got = everySample(*copy, static_cast<std::size_t>(k));
+        for (std::size_t j = 0; j < got.size(); j += 97) {
+            const std::int64_t t = core::usToNs(to.grid().timeOf(static_cast<std::int64_t>(j)));
+            const auto after = std::upper_bound(times->timesNs.begin(), times->timesNs.end(), t);
+            const std::size_t i = static_cast<std::size_t>(after - times->timesNs.begin());
+            const bool held = i > 0 && t - times->timesNs[i - 1] < 5'000'000;
+            ASSERT_EQ(got[j], held ? times->raw[i - 1] : core::kNoSample) << name << " grid point " << j;
+        }
     }
 }
 

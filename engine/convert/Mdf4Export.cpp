@@ -1,5 +1,6 @@
 // Group by group, chunk by chunk: a chunk of every channel of a group read together, turned into records (time,
-// counts, invalidation bits; grid points without any sample left out) and handed to the MDF 4 writer.
+// counts, invalidation bits; grid points without any sample left out; irregular channels at their own times) and
+// handed to the MDF 4 writer.
 #include "convert/Mdf4Export.h"
 
 #include "core/Version.h"
@@ -12,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 namespace lv::convert {
 
@@ -24,40 +26,49 @@ namespace {
 // Counts read per chunk, over all channels of a group (4 MiB), whatever the length or the channel count.
 constexpr std::int64_t kChunkValues = std::int64_t{1} << 20;
 
-// Channels that share a sampling grid (rate and start): one data group.
+// Channels that share a sampling grid (rate and start), or irregular channels that share their times: one data
+// group.
 struct OutGroup {
     double fs = 0.0;
     core::Uutc start = 0;
+    int timeBase = -1;                // irregular channels' shared times; -1: a grid
     std::vector<std::size_t> sources; // channels of the recording
     std::vector<core::SampleSpan> spans;
-    std::int64_t first = 0, end = 0; // grid indices written: the union of the spans
+    std::int64_t first = 0, end = 0; // grid indices (sample numbers of irregular channels) written: the spans' union
     double base = 0.0;               // seconds from HD's start to grid index 0
+
+    bool irregular() const { return timeBase >= 0; }
 };
 
-std::vector<OutGroup> groupsOf(const core::RecordingInfo& info, const std::vector<std::size_t>& channels,
-                               core::TimeRange range, core::Uutc hdStart)
+core::Result<std::vector<OutGroup>> groupsOf(core::Recording& recording, const std::vector<std::size_t>& channels,
+                                             core::TimeRange range, core::Uutc hdStart)
 {
+    const core::RecordingInfo& info = recording.info();
     std::vector<OutGroup> groups;
-    std::map<std::pair<double, core::Uutc>, std::size_t> byGrid;
+    std::map<std::tuple<int, double, core::Uutc>, std::size_t> byGrid;
     for (const std::size_t c : channels) {
         const core::ChannelInfo& ch = info.channels[c];
-        const auto [it, added] = byGrid.try_emplace({ch.fs, ch.start}, groups.size());
+        const int timeBase = ch.irregular ? std::max(ch.timeBase, 0) : -1;
+        const auto key = ch.irregular ? std::tuple(timeBase, 0.0, core::Uutc{0}) : std::tuple(-1, ch.fs, ch.start);
+        const auto [it, added] = byGrid.try_emplace(key, groups.size());
         if (added) {
             OutGroup g;
             g.fs = ch.fs;
             g.start = ch.start;
+            g.timeBase = timeBase;
             g.base = static_cast<double>(ch.start - hdStart) / 1e6;
             groups.push_back(g);
         }
         OutGroup& g = groups[it->second];
-        const core::SampleSpan span = core::sampleSpan(ch, range);
-        if (span.count > 0) {
+        auto span = recording.samplesIn(c, range);
+        if (!span) return span.error();
+        if (span->count > 0) {
             const bool empty = g.end <= g.first;
-            g.first = empty ? span.first : std::min(g.first, span.first);
-            g.end = empty ? span.first + span.count : std::max(g.end, span.first + span.count);
+            g.first = empty ? span->first : std::min(g.first, span->first);
+            g.end = empty ? span->first + span->count : std::max(g.end, span->first + span->count);
         }
         g.sources.push_back(c);
-        g.spans.push_back(span);
+        g.spans.push_back(*span);
     }
     return groups;
 }
@@ -87,17 +98,17 @@ struct Progress {
     std::uint64_t done = 0, total = 0;
 };
 
-// Appends grid point `j` of the chunk (grid index `index`) as a record unless no channel has a sample there.
-void appendRecord(const OutGroup& g, const mdf4::RecordLayout& layout, const std::vector<std::vector<std::int32_t>>& in,
-                  std::size_t j, std::int64_t index, std::vector<std::uint8_t>& records)
+// Appends point `j` of the chunk as a record at `time` (seconds since HD's start) unless no channel has a sample
+// there (a grid point in a gap; an irregular sample is a record even when every value of it is invalid).
+void appendRecord(bool irregular, double time, const mdf4::RecordLayout& layout,
+                  const std::vector<std::vector<std::int32_t>>& in, std::size_t j, std::vector<std::uint8_t>& records)
 {
-    bool any = false;
+    bool any = irregular;
     for (const auto& counts : in) any = any || counts[j] != core::kNoSample;
     if (!any) return;
     const std::size_t at = records.size();
     records.resize(at + layout.recordBytes(), 0);
     std::uint8_t* record = records.data() + at;
-    const double time = g.base + static_cast<double>(index) / g.fs;
     std::memcpy(record, &time, 8);
     for (std::size_t k = 0; k < in.size(); ++k) {
         const std::int32_t v = in[k][j];
@@ -129,9 +140,11 @@ core::Status checkNarrow(const core::RecordingInfo& info, const OutGroup& g, con
     return {};
 }
 
-core::Status writeGroup(core::Recording& recording, const OutGroup& g, std::size_t index, mdf4::Mdf4Writer& writer,
-                        Progress& progress, std::vector<core::DamagedBlock>& damage)
+core::Status writeGroup(core::Recording& recording, const OutGroup& g, std::size_t index, core::Uutc hdStart,
+                        mdf4::Mdf4Writer& writer, Progress& progress, std::vector<core::DamagedBlock>& damage)
 {
+    std::vector<std::int64_t> timesNs;
+    const std::int64_t hdStartNs = core::usToNs(hdStart);
     const core::RecordingInfo& info = recording.info();
     const mdf4::RecordLayout& layout = writer.layout(index);
     const auto members = static_cast<std::int64_t>(g.sources.size());
@@ -153,11 +166,20 @@ core::Status writeGroup(core::Recording& recording, const OutGroup& g, std::size
                                                                static_cast<std::size_t>(to - from))});
         }
         LV_TRY(recording.readRaw(slices, chunk));
+        if (g.irregular()) { // the group's channels share their times: the first one's
+            timesNs.resize(static_cast<std::size_t>(n));
+            const core::TimeSlice times{g.sources.front(), at, timesNs};
+            LV_TRY(recording.readTimes(std::span(&times, 1), chunk));
+        }
         for (core::DamagedBlock& d : recording.takeDamage()) damage.push_back(std::move(d));
         LV_TRY(checkNarrow(info, g, layout, counts));
         records.clear();
-        for (std::int64_t j = 0; j < n; ++j)
-            appendRecord(g, layout, counts, static_cast<std::size_t>(j), at + j, records);
+        for (std::int64_t j = 0; j < n; ++j) {
+            const auto k = static_cast<std::size_t>(j);
+            const double time = g.irregular() ? static_cast<double>(timesNs[k] - hdStartNs) / 1e9
+                                              : g.base + static_cast<double>(at + j) / g.fs;
+            appendRecord(g.irregular(), time, layout, counts, k, records);
+        }
         LV_TRY(writer.append(index, records));
         progress.done += static_cast<std::uint64_t>(n * members);
         if (progress.control.progress) progress.control.progress(progress.done, progress.total);
@@ -238,7 +260,9 @@ core::Result<ExportOutcome> exportMdf4(core::Recording& recording, const Selecti
     if (hdStart < 0)
         return makeError(ErrorCode::InvalidArgument,
                          "MDF 4 holds start times from 1970-01-01 on, and this output would start before", output);
-    const std::vector<OutGroup> groups = groupsOf(info, channels, selection.range, hdStart);
+    auto grouped = groupsOf(recording, channels, selection.range, hdStart);
+    if (!grouped) return grouped.error();
+    const std::vector<OutGroup>& groups = *grouped;
     const bool edf = info.format.rfind("EDF", 0) == 0; // EDF, EDF+C, EDF+D: 16-bit counts
 
     mdf4::FileSpec spec;
@@ -257,8 +281,10 @@ core::Result<ExportOutcome> exportMdf4(core::Recording& recording, const Selecti
     std::map<double, int> sameRate; // groups at one rate with different starts
     for (const OutGroup& g : groups) {
         mdf4::GroupSpec group;
-        group.acquisitionName = rateName(g.fs);
-        if (const int n = ++sameRate[g.fs]; n > 1) group.acquisitionName += " (" + std::to_string(n) + ")";
+        group.acquisitionName = g.irregular() ? "irregular, median " + rateName(g.fs) : rateName(g.fs);
+        if (const int n = ++sameRate[g.irregular() ? -g.fs : g.fs]; n > 1)
+            group.acquisitionName += " (" + std::to_string(n) + ")";
+        if (g.irregular()) group.comment = info.channels[g.sources.front()].group; // where the times came from
         for (const std::size_t c : g.sources) group.channels.push_back(channelSpec(info.channels[c], edf));
         spec.groups.push_back(std::move(group));
     }
@@ -270,7 +296,7 @@ core::Result<ExportOutcome> exportMdf4(core::Recording& recording, const Selecti
         progress.total += static_cast<std::uint64_t>((g.end - g.first) * std::ssize(g.sources));
     std::vector<core::DamagedBlock> damage;
     for (std::size_t i = 0; i < groups.size(); ++i)
-        LV_TRY(writeGroup(recording, groups[i], i, **writer, progress, damage));
+        LV_TRY(writeGroup(recording, groups[i], i, hdStart, **writer, progress, damage));
     addEvents(info, groups, selection.range, hdStart, damage, **writer);
     LV_TRY((*writer)->commit());
     outcome.files.push_back(output);

@@ -59,7 +59,7 @@ const std::vector<TargetFormat>& targetFormats()
         {"mefd", "MEF 3.0 session", writeMef, kMefWorkingBytes},
         {"edf", "EDF+ (16-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, false), kEdfWorkingBytes},
         {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true), kEdfWorkingBytes},
-        {"mf4", "ASAM MDF 4.10 file", exportMdf4, kMdf4WorkingBytes},
+        {"mf4", "ASAM MDF 4.10 file", exportMdf4, kMdf4WorkingBytes, true},
     };
     return formats;
 }

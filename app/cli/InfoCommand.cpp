@@ -53,7 +53,9 @@ ordered_json toJson(const core::RecordingInfo& info)
                                  {"samples", c.gridLength},
                                  {"stored_samples", c.sampleCount},
                                  {"segments", ranges(c.segments)},
-                                 {"gaps", ranges(c.gaps)}});
+                                 {"gaps", ranges(c.gaps)},
+                                 {"irregular", c.irregular},
+                                 {"group", c.group}});
     }
     j["annotations"] = ordered_json::array();
     for (const core::Annotation& a : info.annotations) {
@@ -96,9 +98,15 @@ void printText(const core::RecordingInfo& info)
     printIdentity(info);
     std::printf("\n  %-16s %10s %8s %14s %12s %9s %5s\n", "channel", "fs (Hz)", "unit", "factor", "samples", "segments",
                 "gaps");
-    for (const core::ChannelInfo& c : info.channels)
-        std::printf("  %-16s %10g %8s %14g %12lld %9zu %5zu\n", shown(c.name).c_str(), c.fs, shown(c.unit).c_str(),
+    bool irregular = false;
+    for (const core::ChannelInfo& c : info.channels) {
+        char rate[32];
+        std::snprintf(rate, sizeof rate, c.irregular ? "~%g" : "%g", c.fs);
+        irregular = irregular || c.irregular;
+        std::printf("  %-16s %10s %8s %14g %12lld %9zu %5zu\n", shown(c.name).c_str(), rate, shown(c.unit).c_str(),
                     c.conversionFactor, static_cast<long long>(c.gridLength), c.segments.size(), c.gaps.size());
+    }
+    if (irregular) std::printf("  ~: sampled at irregular times, the median rate\n");
     if (!info.annotations.empty()) std::printf("\n  annotations (%zu)\n", info.annotations.size());
     for (const core::Annotation& a : info.annotations)
         std::printf("  %s  %-4s %s%s%s\n", when(info, a.time).c_str(), shown(a.type).c_str(), shown(a.text).c_str(),

@@ -3,6 +3,8 @@
 
 #include "core/Recording.h"
 
+#include <algorithm>
+
 namespace lv::convert {
 
 namespace {
@@ -23,6 +25,16 @@ Rate rateOf(const std::string& extension, bool fromEdf)
     return {0, 0, 0};
 }
 
+// Grid points in the range; for an irregular channel, its samples in proportion to the part of its span covered.
+std::int64_t samplesIn(const core::ChannelInfo& ch, core::TimeRange range)
+{
+    if (!ch.irregular) return core::sampleSpan(ch, range).count;
+    const core::Uutc from = std::max(range.start, ch.start), to = std::min(range.end, ch.end);
+    if (to <= from || ch.end <= ch.start) return 0;
+    return static_cast<std::int64_t>(static_cast<double>(ch.sampleCount) * static_cast<double>(to - from) /
+                                     static_cast<double>(ch.end - ch.start));
+}
+
 } // namespace
 
 OutputEstimate estimateOutput(const std::string& extension, const core::RecordingInfo& info, const Selection& selection,
@@ -30,7 +42,7 @@ OutputEstimate estimateOutput(const std::string& extension, const core::Recordin
 {
     OutputEstimate e;
     for (std::size_t c : selection.channels)
-        if (c < info.channels.size()) e.samples += core::sampleSpan(info.channels[c], selection.range).count;
+        if (c < info.channels.size()) e.samples += samplesIn(info.channels[c], selection.range);
     const bool fromEdf = info.format.starts_with("EDF") || info.format.starts_with("BDF"); // "EDF+C", "BDF", ...
     const Rate rate = rateOf(extension, fromEdf);
     if (rate.oneThread <= 0) return e;

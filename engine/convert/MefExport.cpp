@@ -178,6 +178,7 @@ core::Status exportMef(core::Recording& recording, const MefExportOptions& optio
         }
         group.buffers.resize(group.sources.size());
         LV_TRY(copyGroup(recording, group, **writer, control, done, total));
+        for (std::size_t target : group.targets) LV_TRY((*writer)->finishChannel(target)); // its files closed
     }
     for (const core::Annotation& a : info.annotations) {
         if (!options.range.contains(a.time)) continue;

@@ -207,6 +207,7 @@ core::Status SessionWriter::append(std::size_t channel, core::SampleGrid grid, s
 {
     if (channel >= m_channels.size())
         return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    LV_TRY(checkOpen(channel));
     return m_channels[channel]->append(grid, firstIndex, samples);
 }
 
@@ -216,6 +217,7 @@ core::Status SessionWriter::appendPhysical(std::size_t channel, core::SampleGrid
     if (channel >= m_channels.size())
         return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
     m_counts.resize(values.size());
+    LV_TRY(checkOpen(channel));
     const double factor = m_channels[channel]->setup().conversionFactor;
     if (auto s = core::quantize(values, factor, m_counts, m_quantization[channel]); !s)
         return makeError(ErrorCode::InvalidArgument,
@@ -225,7 +227,25 @@ core::Status SessionWriter::appendPhysical(std::size_t channel, core::SampleGrid
 
 core::Status SessionWriter::commit()
 {
-    for (auto& channel : m_channels) LV_TRY(channel->commit());
+    for (std::size_t c = 0; c < m_channels.size(); ++c)
+        if (!finished(c)) LV_TRY(m_channels[c]->commit());
+    return {};
+}
+
+core::Status SessionWriter::checkOpen(std::size_t channel) const
+{
+    if (!finished(channel)) return {};
+    return makeError(ErrorCode::InvalidArgument, "channel " + m_channels[channel]->name() + " is finished", m_path);
+}
+
+core::Status SessionWriter::finishChannel(std::size_t channel)
+{
+    if (channel >= m_channels.size())
+        return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    if (finished(channel)) return {};
+    LV_TRY(m_channels[channel]->finish());
+    m_finished.resize(m_channels.size());
+    m_finished[channel] = true;
     return {};
 }
 
@@ -233,6 +253,7 @@ core::Status SessionWriter::commit(std::size_t channel)
 {
     if (channel >= m_channels.size())
         return core::makeError(core::ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    LV_TRY(checkOpen(channel));
     return m_channels[channel]->commit();
 }
 
@@ -240,6 +261,7 @@ core::Status SessionWriter::startSegment(std::size_t channel)
 {
     if (channel >= m_channels.size())
         return makeError(ErrorCode::InvalidArgument, "no channel number " + std::to_string(channel));
+    LV_TRY(checkOpen(channel));
     return m_channels[channel]->startSegment();
 }
 
@@ -277,7 +299,8 @@ core::Status SessionWriter::writeRecords(const std::string& base, const std::opt
 
 core::Status SessionWriter::finish()
 {
-    for (auto& channel : m_channels) LV_TRY(channel->finish());
+    for (std::size_t c = 0; c < m_channels.size(); ++c)
+        if (!finished(c)) LV_TRY(m_channels[c]->finish());
     LV_TRY(writeRecords(m_path + "/" + m_name, std::nullopt));
     for (auto& channel : m_channels)
         LV_TRY(writeRecords(m_path + "/" + channel->name() + ".timd/" + channel->name(), channel->name()));

@@ -84,6 +84,10 @@ public:
     // Written by finish(), after any records the session already holds.
     void addAnnotation(const core::Annotation& annotation);
 
+    // Writes out a channel's last block and closes its files, so that a writer of tens of thousands of channels
+    // holds only the unfinished channels' descriptors; the channel takes no more appends.
+    core::Status finishChannel(std::size_t channel);
+
     // Commits, writes the records and closes every file.
     core::Status finish();
 
@@ -92,6 +96,8 @@ private:
     core::Status setPasswords(const ValidationFields& existing);
     SegmentSetup channelTemplate(const std::string& name) const;
     core::Status writeRecords(const std::string& base, const std::optional<std::string>& channel);
+    bool finished(std::size_t channel) const { return channel < m_finished.size() && m_finished[channel]; }
+    core::Status checkOpen(std::size_t channel) const;
 
     std::string m_path;
     std::string m_name;
@@ -99,6 +105,7 @@ private:
     Access m_keys;
     ValidationFields m_validation;
     std::vector<std::unique_ptr<ChannelWriter>> m_channels;
+    std::vector<bool> m_finished; // per channel, when finishChannel was called (shorter: the rest are not)
     std::vector<core::QuantizationError> m_quantization;
     std::vector<std::int32_t> m_counts; // scratch for appendPhysical
     std::vector<core::Annotation> m_annotations;

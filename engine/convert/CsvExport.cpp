@@ -4,6 +4,7 @@
 #include "convert/CsvCell.h"
 #include "convert/CsvNumber.h"
 #include "convert/CsvSideFiles.h"
+#include "convert/CsvTables.h"
 #include "core/TimeFormat.h"
 #include "io/AtomicFile.h"
 
@@ -11,7 +12,10 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <numeric>
+#include <optional>
 
 namespace lv::convert {
 
@@ -51,21 +55,6 @@ void appendNumber(std::string& out, std::int64_t v)
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
-}
-
-// "# units: a=uV b=uV" (one cell: quoted when a name or unit holds the delimiter, a quote or a line break), then
-// the column names, each a text cell.
-std::string header(const core::RecordingInfo& info, const std::vector<Column>& columns, const CsvOptions& options)
-{
-    std::string units = "# units:", names = "time";
-    for (const Column& c : columns) {
-        const core::ChannelInfo& ch = info.channels[c.channel];
-        units += " " + ch.name + "=" + (options.raw ? std::string("counts") : ch.unit);
-        names += options.delimiter + csvTextCell(ch.name, options.delimiter);
-    }
-    // A source that knew only relative times (a level-1 view, an EDF+ "Startdate X") says so.
-    const std::string times = info.timesKnown ? "" : "# times: relative (the source's true dates are unknown)\n";
-    return csvTextCell(units, options.delimiter) + "\n" + times + names + "\n";
 }
 
 // A decimal comma: the '.' of the number appended from `from` on becomes ','.
@@ -134,10 +123,10 @@ void appendDamage(std::string& out, core::Recording& recording, const CsvOptions
     }
 }
 
-// Refuses the export when any of its three files exists.
-core::Status checkTargets(const std::string& outPath, const CsvSideFiles& side)
+// Refuses the export when any of its files (tables, side files) exists.
+core::Status checkTargets(const std::vector<std::string>& paths)
 {
-    for (const std::string& path : {outPath, side.annotations, side.json}) {
+    for (const std::string& path : paths) {
         std::error_code ec;
         if (std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
             return makeError(ErrorCode::InvalidArgument, "the output already exists; choose a new name", path);
@@ -153,10 +142,10 @@ core::Status writeSideFile(io::AtomicFile& file, const std::string& target, cons
     return file.finish();
 }
 
-// Moves the finished files into place, the CSV first: of two exports to one name the one whose CSV lands writes the
-// side files, the other fails naming the CSV. When one cannot be moved (a file of that name appeared meanwhile),
-// the ones already moved are removed again, so the export leaves all three or none.
-core::Status commitAll(std::initializer_list<io::AtomicFile*> files)
+// Moves the finished files into place, the CSV tables first (OUT.csv first of all): of two exports to one name the
+// one whose CSV lands writes the others, the other fails naming the CSV. When one cannot be moved (a file of that
+// name appeared meanwhile), the ones already moved are removed again, so the export leaves all its files or none.
+core::Status commitAll(const std::vector<io::AtomicFile*>& files)
 {
     std::vector<std::string> moved;
     for (io::AtomicFile* f : files) {
@@ -190,59 +179,62 @@ void formatInPieces(std::vector<std::string>& pieces, const std::vector<std::vec
     runner->parallelFor(n, format);
 }
 
-} // namespace
-
-core::Status checkCsvStyle(char delimiter, bool decimalComma)
+// The selected channels: all when none are named.
+std::vector<std::size_t> selectedChannels(const core::RecordingInfo& info, const CsvOptions& options)
 {
-    if (delimiter != ',' && delimiter != ';' && delimiter != '\t')
-        return makeError(ErrorCode::InvalidArgument, "a CSV delimiter is a comma, a semicolon or a tab");
-    if (decimalComma && delimiter == ',')
-        return makeError(ErrorCode::InvalidArgument,
-                         "a decimal comma needs a semicolon or tab delimiter (a comma would split every number)");
-    return {};
-}
-
-core::Status exportCsv(core::Recording& recording, const CsvOptions& options, const std::string& outPath,
-                       const core::ReadControl& control)
-{
-    LV_TRY(checkCsvStyle(options.delimiter, options.decimalComma));
-    const core::RecordingInfo& info = recording.info();
     std::vector<std::size_t> channels = options.channels;
     if (channels.empty()) {
         channels.resize(info.channels.size());
         std::iota(channels.begin(), channels.end(), 0);
     }
-    if (channels.empty()) return makeError(ErrorCode::Unsupported, "the recording has no channels", info.path);
+    return channels;
+}
+
+// The grid table: its columns on the common grid and its rows [first, last) in the range.
+struct GridPlan {
+    std::vector<std::size_t> channels;
+    std::vector<Column> columns;
+    core::SampleGrid grid;
+    std::int64_t first = 0, last = 0;
+};
+
+core::Result<GridPlan> planGrid(const core::RecordingInfo& info, const std::vector<std::size_t>& channels,
+                                core::TimeRange range)
+{
     auto fs = commonRate(info, channels);
     if (!fs) return fs.error();
-
     core::Uutc origin = info.channels[channels.front()].start;
     for (std::size_t c : channels) origin = std::min(origin, info.channels[c].start);
-    const core::SampleGrid grid{origin, *fs};
-    std::vector<Column> columns;
+    GridPlan plan{channels, {}, core::SampleGrid{origin, *fs}, 0, 0};
     std::int64_t rowsEnd = 0;
     for (std::size_t c : channels) {
         const core::ChannelInfo& ch = info.channels[c];
-        Column col{c, grid.nearestIndex(ch.start), ch.conversionFactor, ch.offset, {ch.conversionFactor, ch.offset}};
+        Column col{
+            c, plan.grid.nearestIndex(ch.start), ch.conversionFactor, ch.offset, {ch.conversionFactor, ch.offset}};
         rowsEnd = std::max(rowsEnd, col.offset + ch.gridLength);
-        columns.push_back(col);
+        plan.columns.push_back(col);
     }
-    const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(options.range.start));
-    const std::int64_t last = std::min(rowsEnd, grid.firstIndexAtOrAfter(options.range.end));
+    plan.first = std::max<std::int64_t>(0, plan.grid.firstIndexAtOrAfter(range.start));
+    plan.last = std::min(rowsEnd, plan.grid.firstIndexAtOrAfter(range.end));
+    return plan;
+}
 
-    const CsvSideFiles side = csvSideFiles(outPath);
-    LV_TRY(checkTargets(outPath, side));
-    std::vector<core::Annotation> damaged;
-    io::AtomicFile out;
-    LV_TRY(out.open(outPath));
-    LV_TRY(out.write(header(info, columns, options)));
+// Writes the grid table into `out` (open): its header, then its rows chunk by chunk; `advanced(samples)` after each
+// chunk (rows x columns); damaged blocks read as missing as comment lines and into `damaged`.
+core::Status writeGridTable(core::Recording& recording, const GridPlan& plan, const CsvOptions& options,
+                            io::AtomicFile& out, const core::ReadControl& control,
+                            const std::function<void(std::int64_t)>& advanced, std::vector<core::Annotation>& damaged)
+{
+    const core::RecordingInfo& info = recording.info();
+    const std::vector<Column>& columns = plan.columns;
+    LV_TRY(out.write(csvHeader(info, plan.channels, options)));
     const std::int64_t chunkRows =
         std::max<std::int64_t>(1, kSamplesPerChunk / static_cast<std::int64_t>(columns.size()));
     std::vector<std::vector<std::int32_t>> values(columns.size());
     std::string text;
     std::vector<std::string> pieces; // per thread, reused from chunk to chunk
-    for (std::int64_t row = first; row < last; row += chunkRows) {
-        const std::int64_t count = std::min(chunkRows, last - row);
+    for (std::int64_t row = plan.first; row < plan.last; row += chunkRows) {
+        const std::int64_t count = std::min(chunkRows, plan.last - row);
         std::vector<core::RawSlice> slices;
         for (std::size_t c = 0; c < columns.size(); ++c) {
             values[c].assign(static_cast<std::size_t>(count), core::kNoSample);
@@ -260,24 +252,95 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
         text.clear();
         appendDamage(text, recording, options, info.start, damaged);
         LV_TRY(out.write(text));
-        formatInPieces(pieces, values, columns, row, count, grid, options, info.start, control.runner);
+        formatInPieces(pieces, values, columns, row, count, plan.grid, options, info.start, control.runner);
         for (const std::string& piece : pieces) LV_TRY(out.write(piece));
-        if (control.progress)
-            control.progress(static_cast<std::uint64_t>(row + count - first), static_cast<std::uint64_t>(last - first));
+        advanced(count * std::ssize(columns));
         if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled");
+    }
+    return {};
+}
+
+} // namespace
+
+core::Status checkCsvStyle(char delimiter, bool decimalComma)
+{
+    if (delimiter != ',' && delimiter != ';' && delimiter != '\t')
+        return makeError(ErrorCode::InvalidArgument, "a CSV delimiter is a comma, a semicolon or a tab");
+    if (decimalComma && delimiter == ',')
+        return makeError(ErrorCode::InvalidArgument,
+                         "a decimal comma needs a semicolon or tab delimiter (a comma would split every number)");
+    return {};
+}
+
+core::Status exportCsv(core::Recording& recording, const CsvOptions& options, const std::string& outPath,
+                       const core::ReadControl& control)
+{
+    LV_TRY(checkCsvStyle(options.delimiter, options.decimalComma));
+    const core::RecordingInfo& info = recording.info();
+    const std::vector<std::size_t> channels = selectedChannels(info, options);
+    if (channels.empty()) return makeError(ErrorCode::Unsupported, "the recording has no channels", info.path);
+    const std::vector<CsvTable> tables = csvTables(info, channels, outPath);
+    std::optional<GridPlan> grid;
+    std::vector<core::SampleSpan> rows(tables.size());
+    std::int64_t total = 0; // samples (rows x columns) over all tables, for the progress
+    for (std::size_t k = 0; k < tables.size(); ++k) {
+        if (!tables[k].irregular) {
+            auto plan = planGrid(info, tables[k].channels, options.range);
+            if (!plan) return plan.error();
+            grid = std::move(*plan);
+            total += std::max<std::int64_t>(0, grid->last - grid->first) * std::ssize(grid->columns);
+            continue;
+        }
+        auto span = irregularRows(recording, tables[k], options.range);
+        if (!span) return span.error();
+        rows[k] = *span;
+        total += span->count * std::ssize(tables[k].channels);
+    }
+
+    const CsvSideFiles side = csvSideFiles(outPath);
+    std::vector<std::string> paths;
+    for (const CsvTable& t : tables) paths.push_back(t.path);
+    paths.insert(paths.end(), {side.annotations, side.json});
+    LV_TRY(checkTargets(paths));
+    std::int64_t done = 0;
+    const auto advanced = [&](std::int64_t samples) {
+        done += samples;
+        if (control.progress) control.progress(static_cast<std::uint64_t>(done), static_cast<std::uint64_t>(total));
+    };
+    std::vector<core::Annotation> damaged;
+    std::vector<std::unique_ptr<io::AtomicFile>> files; // the tables, then the two side files
+    for (std::size_t k = 0; k < tables.size(); ++k) {
+        if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled");
+        io::AtomicFile& out = *files.emplace_back(std::make_unique<io::AtomicFile>());
+        LV_TRY(out.open(tables[k].path));
+        if (tables[k].irregular)
+            LV_TRY(writeIrregularTable(recording, tables[k], options, rows[k], out, control, advanced, damaged));
+        else
+            LV_TRY(writeGridTable(recording, *grid, options, out, control, advanced, damaged));
+        LV_TRY(out.finish());
     }
     std::vector<core::Annotation> annotations = annotationsInExport(info, channels, options.range);
     annotations.insert(annotations.end(), damaged.begin(), damaged.end());
     std::stable_sort(annotations.begin(), annotations.end(),
                      [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
-    io::AtomicFile notes, json;
+    io::AtomicFile& notes = *files.emplace_back(std::make_unique<io::AtomicFile>());
     LV_TRY(writeSideFile(
         notes, side.annotations,
         annotationsCsv(annotations, info.start, info.timesKnown, options.delimiter, options.decimalComma)));
     const std::string notesName = std::filesystem::path(side.annotations).filename().string();
-    LV_TRY(writeSideFile(json, side.json, csvDescriptionJson(info, channels, options, info.start, notesName)));
-    LV_TRY(out.finish());
-    return commitAll({&out, &notes, &json});
+    io::AtomicFile& json = *files.emplace_back(std::make_unique<io::AtomicFile>());
+    LV_TRY(writeSideFile(json, side.json, csvDescriptionJson(info, channels, options, info.start, notesName, tables)));
+    std::vector<io::AtomicFile*> all;
+    for (const auto& f : files) all.push_back(f.get());
+    return commitAll(all);
+}
+
+std::vector<std::string> csvOutputs(const core::RecordingInfo& info, const CsvOptions& options,
+                                    const std::string& outPath)
+{
+    std::vector<std::string> paths;
+    for (const CsvTable& t : csvTables(info, selectedChannels(info, options), outPath)) paths.push_back(t.path);
+    return paths;
 }
 
 } // namespace lv::convert

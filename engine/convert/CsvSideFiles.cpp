@@ -5,6 +5,7 @@
 #include "core/TimeFormat.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 namespace lv::convert {
@@ -40,7 +41,8 @@ ordered_json sourceJson(const Provenance& p)
 ordered_json channelJson(const core::ChannelInfo& ch, core::TimeRange range)
 {
     const core::SampleGrid grid = ch.grid();
-    const core::Uutc start = grid.timeOf(grid.firstIndexAtOrAfter(std::max(ch.start, range.start)));
+    const core::Uutc start = ch.irregular ? std::max(ch.start, range.start)
+                                          : grid.timeOf(grid.firstIndexAtOrAfter(std::max(ch.start, range.start)));
     const core::Uutc end = std::min(ch.end, range.end);
     ordered_json gaps = ordered_json::array();
     for (const core::TimeRange& g : ch.gaps) {
@@ -94,7 +96,8 @@ std::string annotationsCsv(const std::vector<core::Annotation>& annotations, cor
 }
 
 std::string csvDescriptionJson(const core::RecordingInfo& info, const std::vector<std::size_t>& channels,
-                               const CsvOptions& options, core::Uutc origin, const std::string& annotationsName)
+                               const CsvOptions& options, core::Uutc origin, const std::string& annotationsName,
+                               const std::vector<CsvTable>& tables)
 {
     ordered_json j;
     j["source"] = sourceJson(provenanceOr(options.provenance, info));
@@ -104,8 +107,29 @@ std::string csvDescriptionJson(const core::RecordingInfo& info, const std::vecto
     j["values"] = options.raw ? "counts" : "physical";
     j["time_column"] = timeColumnName(options.time);
     j["annotations"] = annotationsName;
+    const bool irregular = std::any_of(tables.begin(), tables.end(), [](const CsvTable& t) { return t.irregular; });
+    std::vector<std::string> tableOf(info.channels.size()); // file name per channel
+    if (irregular) {
+        j["tables"] = ordered_json::array();
+        for (const CsvTable& t : tables) {
+            const std::string file = std::filesystem::path(t.path).filename().string();
+            ordered_json table{{"file", file}, {"times", t.irregular ? "irregular" : "grid"}};
+            if (t.irregular) table["group"] = info.channels[t.channels.front()].group;
+            table["channels"] = ordered_json::array();
+            for (std::size_t c : t.channels) {
+                table["channels"].push_back(info.channels[c].name);
+                tableOf[c] = file;
+            }
+            j["tables"].push_back(std::move(table));
+        }
+    }
     j["channels"] = ordered_json::array();
-    for (std::size_t c : channels) j["channels"].push_back(channelJson(info.channels[c], options.range));
+    for (std::size_t c : channels) {
+        ordered_json ch = channelJson(info.channels[c], options.range);
+        if (irregular && info.channels[c].irregular) ch["irregular"] = true;
+        if (irregular) ch["table"] = tableOf[c];
+        j["channels"].push_back(std::move(ch));
+    }
     // ASCII only; bytes that are not UTF-8 as U+FFFD (nlohmann would throw on them)
     return j.dump(2, ' ', true, ordered_json::error_handler_t::replace) + "\n";
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "convert/CsvExport.h"
+#include "convert/CsvTables.h"
 
 #include <string>
 #include <vector>
@@ -31,8 +32,13 @@ std::vector<core::Annotation> annotationsInExport(const core::RecordingInfo& inf
 
 // OUT.json: "source" (provenance), "start_uutc"/"start_iso" (the time origin of the seconds), "times_known",
 // "values" ("physical" or "counts"), "time_column", "annotations" (the side file's name), and per channel its name,
-// fs, unit, conversion_factor, offset, start_uutc, end_uutc (within the range) and gaps within the range.
+// fs, unit, conversion_factor, offset, start_uutc, end_uutc (within the range) and gaps within the range. When
+// `tables` holds irregular ones, also "tables": per table its "file" (name), "times" ("grid", or "irregular": a row
+// per sample time, at ns), "group" (irregular: its first channel's label) and "channels" (names); and each
+// irregular channel has "irregular": true (its fs the median rate, its start and end the range's cut of its own)
+// and "table" (its table's file name). Without irregular tables the text is as it always was.
 std::string csvDescriptionJson(const core::RecordingInfo& info, const std::vector<std::size_t>& channels,
-                               const CsvOptions& options, core::Uutc origin, const std::string& annotationsName);
+                               const CsvOptions& options, core::Uutc origin, const std::string& annotationsName,
+                               const std::vector<CsvTable>& tables = {});
 
 } // namespace lv::convert

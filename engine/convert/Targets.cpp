@@ -25,7 +25,7 @@ core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, con
                          o.fillGaps, o.provenance, o.csvDelimiter, o.csvDecimalComma};
     LV_TRY(exportCsv(r, csv, output, control));
     const CsvSideFiles side = csvSideFiles(output);
-    return ExportOutcome{{output}, {side.annotations, side.json}, {}};
+    return ExportOutcome{csvOutputs(r.info(), csv, output), {side.annotations, side.json}, {}};
 }
 
 core::Result<ExportOutcome> writeMef(core::Recording& r, const Selection& s, const TargetOptions& o,
@@ -55,7 +55,8 @@ const std::vector<TargetFormat>& targetFormats()
 {
     using namespace std::placeholders;
     static const std::vector<TargetFormat> formats = {
-        {"csv", "CSV on the common grid", writeCsv, kCsvWorkingBytes},
+        {"csv", "CSV tables (one on the common grid, one per irregular channel group)", writeCsv, kCsvWorkingBytes,
+         true},
         {"mefd", "MEF 3.0 session", writeMef, kMefWorkingBytes},
         {"edf", "EDF+ (16-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, false), kEdfWorkingBytes},
         {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true), kEdfWorkingBytes},

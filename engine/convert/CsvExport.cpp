@@ -32,6 +32,7 @@ struct Column {
     double factor = 1.0;
     double physicalOffset = 0.0; // physical value of count 0
     CountFormat format{1.0, 0.0};
+    const core::Recording* labels = nullptr; // a labelled channel's recording: its texts written for its counts
 };
 
 core::Result<double> commonRate(const core::RecordingInfo& info, const std::vector<std::size_t>& channels)
@@ -98,6 +99,7 @@ void formatRows(std::string& out, const std::vector<std::vector<std::int32_t>>& 
             if (v == core::kNoSample) continue;
             if (options.raw) {
                 appendNumber(out, static_cast<std::int64_t>(v));
+            } else if (columns[c].labels && appendLabel(out, *columns[c].labels, columns[c].channel, v, options)) {
             } else {
                 const std::size_t from = out.size();
                 columns[c].format.append(out, v);
@@ -288,6 +290,8 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
             auto plan = planGrid(info, tables[k].channels, options.range);
             if (!plan) return plan.error();
             grid = std::move(*plan);
+            for (Column& column : grid->columns)
+                if (info.channels[column.channel].labelled && !options.raw) column.labels = &recording;
             total += std::max<std::int64_t>(0, grid->last - grid->first) * std::ssize(grid->columns);
             continue;
         }

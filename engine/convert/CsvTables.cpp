@@ -49,6 +49,9 @@ long timeBaseKey(const core::ChannelInfo& ch, std::size_t channel)
 struct Chunk {
     std::vector<std::int64_t> timesNs;
     std::vector<std::vector<std::int32_t>> values; // per channel of the table
+    std::vector<std::size_t> channels;             // of the recording, per column
+    const core::Recording* recording = nullptr;
+    std::vector<bool> labelled; // per column: texts written for its counts
 };
 
 // Rows [from, to) of a chunk.
@@ -66,6 +69,7 @@ void formatRows(std::string& out, const Chunk& chunk, const std::vector<CountFor
                 out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
                 continue;
             }
+            if (chunk.labelled[c] && appendLabel(out, *chunk.recording, chunk.channels[c], v, options)) continue;
             const std::size_t at = out.size();
             formats[c].append(out, v);
             if (options.decimalComma) std::replace(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(), '.', ',');
@@ -158,6 +162,15 @@ std::string csvTimeNs(std::int64_t ns, TimeColumn form, core::Uutc origin, bool 
     return text;
 }
 
+bool appendLabel(std::string& out, const core::Recording& recording, std::size_t channel, std::int32_t count,
+                 const CsvOptions& options)
+{
+    const std::string label = recording.valueLabel(channel, count);
+    if (label.empty()) return false;
+    out += csvTextCell(label, options.delimiter);
+    return true;
+}
+
 core::Result<core::SampleSpan> irregularRows(core::Recording& recording, const CsvTable& table, core::TimeRange range)
 {
     if (table.channels.empty()) return core::SampleSpan{};
@@ -178,6 +191,9 @@ core::Status writeIrregularTable(core::Recording& recording, const CsvTable& tab
         std::max<std::int64_t>(1, kSamplesPerChunk / static_cast<std::int64_t>(table.channels.size()));
     Chunk chunk;
     chunk.values.resize(table.channels.size());
+    chunk.channels = table.channels;
+    chunk.recording = &recording;
+    for (std::size_t c : table.channels) chunk.labelled.push_back(info.channels[c].labelled && !options.raw);
     std::vector<std::string> pieces;
     std::string text;
     for (std::int64_t row = rows.first; row < rows.first + rows.count; row += chunkRows) {

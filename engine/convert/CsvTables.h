@@ -40,6 +40,11 @@ std::string csvHeader(const core::RecordingInfo& info, const std::vector<std::si
 // ("1542896795439737.199"). Seconds and uUTC with ',' for the point under `decimalComma`.
 std::string csvTimeNs(std::int64_t ns, TimeColumn form, core::Uutc origin, bool decimalComma);
 
+// The text cell of a labelled channel's count (core::Recording::valueLabel) when it has one; false (nothing
+// appended) when it stands for no text.
+bool appendLabel(std::string& out, const core::Recording& recording, std::size_t channel, std::int32_t count,
+                 const CsvOptions& options);
+
 // The rows [first, first + count) (sample numbers) of an irregular table over `range`: those of its first channel
 // (its time base's times are shared).
 core::Result<core::SampleSpan> irregularRows(core::Recording& recording, const CsvTable& table, core::TimeRange range);

@@ -24,6 +24,10 @@ public:
     // described grids through the defaults).
     core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
     core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
+    std::string valueLabel(std::size_t channel, std::int32_t count) const override
+    {
+        return m_inner->valueLabel(channel, count);
+    }
 
 protected:
     DescribedRecording() = default;

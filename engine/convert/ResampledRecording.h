@@ -33,6 +33,10 @@ public:
     std::vector<core::DamagedBlock> takeDamage() override { return m_inner->takeDamage(); }
     core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
     core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
+    std::string valueLabel(std::size_t channel, std::int32_t count) const override
+    {
+        return m_inner->valueLabel(channel, count);
+    }
 
     // What was done, one line per resampled channel ("channel X: irregular (median 9.8 Hz), resampled to ...").
     const std::vector<std::string>& notes() const { return m_notes; }

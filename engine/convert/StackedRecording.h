@@ -27,6 +27,12 @@ public:
     std::vector<core::DamagedBlock> takeDamage() override;
     core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
     core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
+    std::string valueLabel(std::size_t channel, std::int32_t count) const override
+    {
+        return channel < m_sources.size()
+                   ? m_parts[m_sources[channel].part]->valueLabel(m_sources[channel].channel, count)
+                   : std::string();
+    }
 
     // Every channel one part from one input.
     MergeTimeline timeline() const;

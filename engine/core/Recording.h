@@ -75,6 +75,9 @@ public:
     // The samples of `channel` whose times lie in the half-open range: sampleSpan for a grid channel; for an
     // irregular one, found by bisection over readTimes (recordings that hold the times override it).
     virtual Result<SampleSpan> samplesIn(std::size_t channel, TimeRange range);
+    // The text a stored count of a labelled channel stands for ("idle", "violet"), empty for none: a lookup in
+    // tables read at open, never a disk read, so any thread (the UI's too) may ask.
+    virtual std::string valueLabel(std::size_t /*channel*/, std::int32_t /*count*/) const { return {}; }
 };
 
 // Samples of one channel over a time range, on the channel's grid.

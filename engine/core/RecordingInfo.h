@@ -29,7 +29,8 @@ struct ChannelInfo {
     // display and defaults only); segments and gaps split where samples are more than kIrregularGapFactor median
     // intervals apart.
     bool irregular = false;
-    int timeBase = -1; // irregular channels with the same value share their times (an MDF 4 channel group)
+    int timeBase = -1;     // irregular channels with the same value share their times (an MDF 4 channel group)
+    bool labelled = false; // its counts stand for texts (MDF 4 value/range-to-text): Recording::valueLabel
 
     SampleGrid grid() const { return SampleGrid{start, fs}; }
 };

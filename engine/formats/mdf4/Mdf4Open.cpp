@@ -442,9 +442,10 @@ private:
         Mdf4Recording::ChannelRef ref{m_r.m_groups.size(), static_cast<std::size_t>(&c - cg.channels.data()),
                                       Mdf4Recording::Mapping::Counts};
         if (storedAsCounts(c)) {
-            if (c.hasConversion && !isNumericConversion(c.conversion))
+            ch.labelled = c.hasConversion && !isNumericConversion(c.conversion); // texts: Recording::valueLabel
+            if (ch.labelled)
                 limit("channel " + ch.name + ": its values are texts (" + conversionName(c.conversion.kind) +
-                      "), shown as their raw numbers");
+                      "): CSV writes the texts, the plot draws their numbers");
             const bool linear = c.hasConversion && c.conversion.kind == ConversionKind::Linear;
             ch.conversionFactor = linear ? c.conversion.values[1] : 1.0;
             ch.offset = linear ? c.conversion.values[0] : 0.0;

@@ -3,6 +3,7 @@
 #include "formats/mdf4/Mdf4Recording.h"
 
 #include "formats/mdf4/Mdf4Block.h"
+#include "formats/mdf4/Mdf4Conversion.h"
 #include "formats/mdf4/Mdf4Data.h"
 
 #include <algorithm>
@@ -296,6 +297,15 @@ core::Result<core::SampleSpan> Mdf4Recording::samplesIn(std::size_t channel, cor
     const auto first = std::lower_bound(times.begin(), times.end(), core::usToNs(range.start));
     const auto last = std::lower_bound(first, times.end(), core::usToNs(range.end));
     return core::SampleSpan{first - times.begin(), last - first};
+}
+
+std::string Mdf4Recording::valueLabel(std::size_t channel, std::int32_t count) const
+{
+    if (channel >= m_channels.size() || !m_info.channels[channel].labelled || count == core::kNoSample) return {};
+    const ChannelRef& ref = m_channels[channel];
+    const Group& group = m_groups[ref.group];
+    const Channel& c = m_structure.dataGroups[group.dataGroup].groups[group.channelGroup].channels[ref.channel];
+    return convertToText(c.conversion, static_cast<double>(count)).value_or(std::string());
 }
 
 std::vector<std::string> Mdf4Recording::takeWarnings()

@@ -28,6 +28,7 @@ public:
     const core::BlockSource* blockSource() const override { return this; }
     core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
     core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
+    std::string valueLabel(std::size_t channel, std::int32_t count) const override;
     std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
     bool storesExtrema() const override { return false; }
     core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,

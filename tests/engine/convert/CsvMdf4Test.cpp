@@ -171,5 +171,28 @@ TEST_F(CsvMdf4, AMixedFileGivesItsGridTableAsBeforeAndItsIrregularGroupsTable)
                 [originNs](const std::string& cell) { return originNs + scaled(cell, 9); });
 }
 
+TEST_F(CsvMdf4, ValueToTextChannelsAreWrittenAsTheirTexts)
+{
+    const std::string path = oracle::dataDir() + "/asammdf_two_rates_dz.mf4";
+    auto opened = formats::mdf4::openMdf4(path);
+    ASSERT_TRUE(opened.ok()) << opened.error().describe();
+    formats::mdf4::Mdf4Recording& r = **opened;
+    CsvOptions o;
+    o.channels = {static_cast<std::size_t>(r.info().channelIndex("state")),
+                  static_cast<std::size_t>(r.info().channelIndex("pressure"))};
+    o.range = {r.info().start, r.info().end};
+    ASSERT_TRUE(exportCsv(r, o, (dir.path() / "s.csv").string(), {}).ok());
+    const Table table = readTable(dir.path() / "s.csv");
+    const auto rows = oracle::readDumpFile(oracle::dataDir() + "/expected/asammdf_two_rates_dz__state.csv");
+    ASSERT_EQ(table.rows.size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        ASSERT_TRUE(rows[i].text);
+        ASSERT_EQ(table.rows[i].at(1), *rows[i].text) << "row " << i;
+    }
+    o.raw = true; // counts stay counts
+    ASSERT_TRUE(exportCsv(r, o, (dir.path() / "raw.csv").string(), {}).ok());
+    EXPECT_EQ(readTable(dir.path() / "raw.csv").rows.at(0).at(1), "0");
+}
+
 } // namespace
 } // namespace lv::convert

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace lv;
 using namespace lv::formats::mdf4;
@@ -132,14 +133,41 @@ TEST(Mdf4Recording, GapsBetweenCaptureBlocksAreGapsOfTheGrid)
     EXPECT_NE(counts[static_cast<std::size_t>(inGap - 1)], core::kNoSample);
 }
 
+TEST(Mdf4Recording, ValueToTextCountsHaveTheirTextsAsLabels)
+{
+    auto r = open("asammdf_two_rates_dz.mf4");
+    ASSERT_TRUE(r);
+    const int c = r->info().channelIndex("state");
+    ASSERT_GE(c, 0);
+    const auto channel = static_cast<std::size_t>(c);
+    EXPECT_TRUE(r->info().channels[channel].labelled);
+    const std::vector<std::int32_t> counts = readAll(*r, channel);
+    const auto rows = lv::test::mdf4::readDumpFile(mdf4Dir() + "/expected/asammdf_two_rates_dz__state.csv");
+    ASSERT_EQ(rows.size(), counts.size());
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        ASSERT_TRUE(rows[i].text) << "row " << i;
+        ASSERT_EQ(r->valueLabel(channel, counts[i]), *rows[i].text) << "row " << i;
+        seen.insert(*rows[i].text);
+    }
+    EXPECT_GE(seen.size(), 2u);
+    EXPECT_EQ(r->valueLabel(channel, core::kNoSample), "");
+    const int counter = r->info().channelIndex("counter");
+    ASSERT_GE(counter, 0);
+    EXPECT_FALSE(r->info().channels[static_cast<std::size_t>(counter)].labelled);
+    EXPECT_EQ(r->valueLabel(static_cast<std::size_t>(counter), 1), "");
+}
+
 TEST(Mdf4Recording, WhatIsNotShownIsSaid)
 {
     auto r = open("asammdf_two_rates_dz.mf4");
     ASSERT_TRUE(r);
     const std::vector<std::string>& w = r->info().warnings;
-    EXPECT_NE(std::find(w.begin(), w.end(),
-                        "channel state: its values are texts (value_to_text), shown as their raw numbers"),
-              w.end());
+    EXPECT_NE(
+        std::find(
+            w.begin(), w.end(),
+            "channel state: its values are texts (value_to_text): CSV writes the texts, the plot draws their numbers"),
+        w.end());
     auto v = open("Vector_SingleDZ_Unsorted.MF4");
     ASSERT_TRUE(v);
     const std::vector<std::string>& u = v->info().warnings;

@@ -10,6 +10,7 @@
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Events.h"
 #include "io/Path.h"
+#include "io/WindowedSource.h"
 
 #include <algorithm>
 #include <cmath>
@@ -478,12 +479,13 @@ core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file)
 {
     auto r = std::unique_ptr<Mdf4Recording>(new Mdf4Recording());
-    r->m_file = file;
+    r->m_file = io::windowedSource(file); // the block tree's thousands of small blocks: a few large reads
     r->m_info.path = file->path();
-    auto structure = readStructure(*file);
+    auto structure = readStructure(*r->m_file);
     if (!structure) return structure.error();
     r->m_structure = std::move(*structure);
     LV_TRY(Mdf4Opener(*r).run());
+    r->m_file = file; // reads of data are large: straight to the file
     return r;
 }
 

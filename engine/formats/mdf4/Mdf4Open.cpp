@@ -9,6 +9,7 @@
 #include "formats/mdf4/Mdf4Conversion.h"
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Events.h"
+#include "formats/mdf4/Mdf4TextAnnotations.h"
 #include "io/Path.h"
 #include "io/WindowedSource.h"
 
@@ -144,9 +145,12 @@ private:
     void readAnnotations()
     {
         core::RecordingInfo& info = m_r.m_info;
+        info.annotations.insert(info.annotations.end(), m_texts.begin(), m_texts.end()); // sorted with the events
         auto events = readEvents(*m_r.m_file, m_r.m_structure);
         if (!events) {
             info.warnings.push_back("the events are not read: " + events.error().message);
+            std::stable_sort(info.annotations.begin(), info.annotations.end(),
+                             [](const core::Annotation& x, const core::Annotation& y) { return x.time < y.time; });
             return;
         }
         std::size_t notTimed = 0;
@@ -225,10 +229,14 @@ private:
         if (group.recordBytes == 0 || available / group.recordBytes < cg.cycleCount)
             return corrupt(*m_r.m_file, cg.offset,
                            "the data holds fewer records than its channel group's " + std::to_string(cg.cycleCount));
-        std::vector<const Channel*> numbers;
+        std::vector<const Channel*> numbers, texts;
         std::size_t skipped = 0;
         for (const Channel& c : cg.channels) {
             if (c.isMaster()) continue;
+            if (isTextChannel(c)) {
+                texts.push_back(&c);
+                continue;
+            }
             if (!isNumber(c)) {
                 ++skipped;
                 continue;
@@ -238,9 +246,9 @@ private:
         }
         if (skipped)
             limit(groupName(m_groupNumber, cg) + ": " + std::to_string(skipped) +
-                  " channels that hold text or bytes are not shown");
+                  " channels that hold bytes are not shown");
         checkRecordCount(group, cg);
-        if (numbers.empty()) return {};
+        if (numbers.empty() && texts.empty()) return {};
         if (cg.cycleCount == 0) {
             limit(groupName(m_groupNumber, cg) + ": it holds no records");
             return {};
@@ -265,6 +273,13 @@ private:
         if (columnsFrom < cg.cycleCount) LV_TRY(readMasters(group, *master, columnsFrom, times));
         if (master && master->sync != SyncKind::Time)
             limit(groupName(m_groupNumber, cg) + ": its master is not a time; records are placed one per second");
+        if (!texts.empty()) // auxiliary: damage there is a warning, the numbers are still read
+            if (const core::Status read =
+                    textAnnotations(*m_r.m_file, dg, cg, texts, times, m_r.m_info.start, m_texts, m_r.m_info.warnings);
+                !read.ok())
+                m_r.m_info.warnings.push_back(groupName(m_groupNumber, cg) +
+                                              ": its texts are not read: " + read.error().describe());
+        if (numbers.empty()) return {};
         std::optional<Raster> raster = fitRaster(times);
         if (!raster) {
             auto irregular = irregularTimes(times, cg);
@@ -467,6 +482,7 @@ private:
     std::set<std::string> m_names;
     std::map<std::uint64_t, std::string> m_channelAt; // CN block offset -> the channel's name in the recording
     std::size_t m_groupNumber = 0;                    // of the channel group being opened, VLSD groups counted
+    std::vector<core::Annotation> m_texts;            // text channels' strings
 };
 
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)

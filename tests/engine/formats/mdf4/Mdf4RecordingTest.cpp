@@ -168,12 +168,29 @@ TEST(Mdf4Recording, WhatIsNotShownIsSaid)
             w.begin(), w.end(),
             "channel state: its values are texts (value_to_text): CSV writes the texts, the plot draws their numbers"),
         w.end());
+}
+
+TEST(Mdf4Recording, TextChannelsAreAnnotationsAtTheirTimes)
+{
     auto v = open("Vector_SingleDZ_Unsorted.MF4");
     ASSERT_TRUE(v);
-    const std::vector<std::string>& u = v->info().warnings;
-    EXPECT_NE(
-        std::find(u.begin(), u.end(), "channel group 4 (on input): 1 channels that hold text or bytes are not shown"),
-        u.end());
+    int status = 0;
+    const auto rows = lv::test::mdf4::dump(mdf4Dir() + "/Vector_SingleDZ_Unsorted.MF4", "Write", 4, &status);
+    ASSERT_EQ(status, 0);
+    std::vector<core::Annotation> written;
+    for (const core::Annotation& a : v->info().annotations)
+        if (a.type == "Write") written.push_back(a);
+    ASSERT_EQ(written.size(), rows.size());
+    ASSERT_EQ(rows.size(), 140u);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        ASSERT_TRUE(rows[i].text);
+        EXPECT_EQ(written[i].text, *rows[i].text) << "row " << i;
+        EXPECT_EQ(written[i].time, v->info().start + std::llround(rows[i].time * 1e6)) << "row " << i;
+        EXPECT_FALSE(written[i].channel);
+    }
+    EXPECT_TRUE(std::is_sorted(v->info().annotations.begin(), v->info().annotations.end(),
+                               [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; }));
+    for (const std::string& w : v->info().warnings) EXPECT_EQ(w.find("text or bytes"), std::string::npos) << w;
 }
 
 TEST(Mdf4Recording, OpensThroughTheOneOpenerByContent)

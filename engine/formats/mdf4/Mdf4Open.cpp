@@ -7,6 +7,7 @@
 #include "formats/mdf4/Mdf4Block.h"
 #include "formats/mdf4/Mdf4BlockWriter.h"
 #include "formats/mdf4/Mdf4Conversion.h"
+#include "formats/mdf4/Mdf4Counts.h"
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Events.h"
 #include "formats/mdf4/Mdf4TextAnnotations.h"
@@ -27,60 +28,6 @@ namespace {
 
 constexpr std::size_t kQuantizationSamples = 65536; // values looked at to choose a float channel's step
 constexpr std::uint64_t kBlockBytes = std::uint64_t{1} << 20;
-
-bool isInteger(DataType t)
-{
-    return t == DataType::UintLe || t == DataType::UintBe || t == DataType::IntLe || t == DataType::IntBe;
-}
-
-bool isNumber(const Channel& c)
-{
-    return c.dataType <= DataType::FloatBe && c.kind != ChannelKind::Vlsd && !c.isMaster();
-}
-
-// Integer raw values that fit int32, converted by the identity, a linear function or to text (whose numbers are
-// then shown): counts as stored.
-bool storedAsCounts(const Channel& c)
-{
-    if (!isInteger(c.dataType) || c.kind == ChannelKind::VirtualData) return false;
-    const bool isSigned = c.dataType == DataType::IntLe || c.dataType == DataType::IntBe;
-    if (c.bitCount > (isSigned ? 32u : 31u)) return false;
-    if (!c.hasConversion || c.conversion.kind == ConversionKind::Identity || !isNumericConversion(c.conversion))
-        return true;
-    const std::vector<double>& p = c.conversion.values;
-    return c.conversion.kind == ConversionKind::Linear && p.size() >= 2 && std::isfinite(p[0]) && std::isfinite(p[1]) &&
-           p[1] != 0.0;
-}
-
-double largestMagnitude(const std::vector<double>& values)
-{
-    double largest = 0;
-    for (double v : values)
-        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
-    return largest;
-}
-
-// The step of counts for values that are not whole multiples of one: a power of two that keeps 2^27 steps (4 bits
-// of headroom in int32) up to the largest magnitude seen, so float32 values near it are kept exactly.
-double floatStep(double largest)
-{
-    if (largest == 0) return 1.0;
-    return std::ldexp(1.0, std::ilogb(largest) + 1 + 4 - 31);
-}
-
-// Physical values as counts: the data's own resolution when every value seen is a whole multiple of it (and the
-// counts keep headroom), else floatStep.
-core::QuantizationChoice quantizationOf(const std::vector<double>& values)
-{
-    core::QuantizationChoice q = core::chooseQuantization(values, 0.0);
-    const double largest = largestMagnitude(values);
-    if (q.exact && largest / q.factor < 0x1p27) return q;
-    q.factor = floatStep(largest);
-    q.exact = true;
-    for (double v : values)
-        if (std::isfinite(v) && std::round(v / q.factor) * q.factor != v) q.exact = false;
-    return q;
-}
 
 std::string shortest(double v)
 {

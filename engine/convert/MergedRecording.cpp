@@ -1,6 +1,8 @@
 // Merging: channel matching, placement and checks when created; reads split over the parts covering a slice.
 #include "convert/MergedRecording.h"
 
+#include "convert/MergeIrregular.h"
+
 #include "convert/StackedRecording.h"
 #include "core/TimeFormat.h"
 #include "formats/RecordingOpener.h"
@@ -76,12 +78,6 @@ MergedRecording::build(std::vector<std::unique_ptr<core::Recording>> parts, Over
         info.annotations.insert(info.annotations.end(), part.annotations.begin(), part.annotations.end());
         for (std::size_t c = 0; c < part.channels.size(); ++c) {
             const core::ChannelInfo& ch = part.channels[c];
-            if (ch.irregular)
-                return makeError(ErrorCode::Unsupported,
-                                 "channel " + ch.name +
-                                     " is sampled at irregular times, which a concatenating merge "
-                                     "does not place yet (merge --mode stack keeps them)",
-                                 part.path);
             int merged = info.channelIndex(ch.name);
             if (merged < 0) {
                 merged = static_cast<int>(info.channels.size());
@@ -107,7 +103,10 @@ MergedRecording::build(std::vector<std::unique_ptr<core::Recording>> parts, Over
     m->m_overlaps.resize(info.channels.size());
     for (std::size_t c = 0; c < info.channels.size(); ++c) {
         LV_TRY(m->checkChannel(c, channels[c]));
-        m->placeChannel(c, channels[c], overlap);
+        if (!channels[c].empty() && channels[c].front().info->irregular)
+            LV_TRY(m->placeIrregular(c, channels[c], overlap));
+        else
+            m->placeChannel(c, channels[c], overlap);
     }
     // The span of the merged channels (on the merged grids) and of the annotations; the parts' own spans when
     // no channel holds a sample.
@@ -132,7 +131,13 @@ core::Status MergedRecording::checkChannel(std::size_t merged, const std::vector
     for (const PartChannel& p : parts) {
         const core::ChannelInfo& a = *first.info;
         const core::ChannelInfo& b = *p.info;
-        if (!sameRate(a.fs, b.fs))
+        if (a.irregular != b.irregular)
+            return makeError(ErrorCode::InvalidArgument,
+                             "channel \"" + out.name + "\" is sampled at irregular times in " +
+                                 fileOf(a.irregular ? first.part : p.part) + " but on a grid in " +
+                                 fileOf(a.irregular ? p.part : first.part) +
+                                 "; merged parts need one kind per channel");
+        if (!a.irregular && !sameRate(a.fs, b.fs))
             return makeError(ErrorCode::InvalidArgument, "channel \"" + out.name + "\" is sampled at " + number(a.fs) +
                                                              " Hz in " + fileOf(first.part) + " but at " +
                                                              number(b.fs) + " Hz in " + fileOf(p.part) +
@@ -155,13 +160,7 @@ void MergedRecording::placeChannel(std::size_t merged, std::vector<PartChannel> 
     for (const auto& [part, shift] : placed.shifted)
         m_info.warnings.push_back("channel \"" + out.name + "\" of " + fileOf(part) + " is shifted by " +
                                   std::to_string(shift) + " us onto the grid of " + fileOf(earliest));
-    for (const Overlap& o : placed.overlaps)
-        if (o.kept)
-            m_info.warnings.push_back(fileOf(o.earlier) + " and " + fileOf(o.later) + " overlap in channel \"" +
-                                      out.name + "\" from " + core::formatIso(o.range.start) + " to " +
-                                      core::formatIso(o.range.end) + ": the samples of " + fileOf(*o.kept) +
-                                      " are kept (" + std::to_string(o.droppedSamples) + " of " +
-                                      fileOf(*o.kept == o.earlier ? o.later : o.earlier) + " left out)");
+    sayKeptOverlaps(out.name, placed.overlaps);
     out.fs = placed.channel.fs;
     out.start = placed.channel.start;
     out.end = placed.channel.end;
@@ -178,6 +177,77 @@ void MergedRecording::placeChannel(std::size_t merged, std::vector<PartChannel> 
     chooseScale(merged, m_pieces[merged]);
 }
 
+void MergedRecording::sayKeptOverlaps(const std::string& channel, const std::vector<Overlap>& overlaps)
+{
+    for (const Overlap& o : overlaps)
+        if (o.kept)
+            m_info.warnings.push_back(fileOf(o.earlier) + " and " + fileOf(o.later) + " overlap in channel \"" +
+                                      channel + "\" from " + core::formatIso(o.range.start) + " to " +
+                                      core::formatIso(o.range.end) + ": the samples of " + fileOf(*o.kept) +
+                                      " are kept (" + std::to_string(o.droppedSamples) + " of " +
+                                      fileOf(*o.kept == o.earlier ? o.later : o.earlier) + " left out)");
+}
+
+std::vector<core::Recording*> MergedRecording::partRecordings() const
+{
+    std::vector<core::Recording*> parts;
+    for (const auto& p : m_parts) parts.push_back(p.get());
+    return parts;
+}
+
+// Irregular parts one after another (convert/MergeIrregular); channels sharing their times in every part share them
+// merged.
+core::Status MergedRecording::placeIrregular(std::size_t merged, std::vector<PartChannel> parts, OverlapPolicy overlap)
+{
+    std::vector<std::pair<std::size_t, int>> bases;
+    for (const PartChannel& p : parts) bases.emplace_back(p.part, p.info->timeBase);
+    auto placed = placeIrregularParts(std::move(parts), partRecordings(), overlap);
+    if (!placed) return placed.error();
+    core::ChannelInfo& out = m_info.channels[merged];
+    sayKeptOverlaps(out.name, placed->overlaps);
+    const core::ChannelInfo& c = placed->channel;
+    out.irregular = true;
+    out.timeBase = m_timeBases.try_emplace(bases, static_cast<int>(m_timeBases.size())).first->second;
+    out.fs = c.fs, out.start = c.start, out.end = c.end;
+    out.gridLength = c.gridLength, out.sampleCount = c.sampleCount;
+    out.segments = c.segments, out.gaps = c.gaps;
+    for (const Fragment& f : placed->fragments) {
+        Piece piece;
+        static_cast<Fragment&>(piece) = f;
+        m_pieces[merged].push_back(piece);
+    }
+    m_overlaps[merged] = std::move(placed->overlaps);
+    if (!m_pieces[merged].empty()) chooseScale(merged, m_pieces[merged]);
+    return {};
+}
+
+core::Status MergedRecording::readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control)
+{
+    for (const core::TimeSlice& s : slices) {
+        if (s.channel >= m_pieces.size() || !m_info.channels[s.channel].irregular) {
+            LV_TRY(Recording::readTimes(std::span(&s, 1), control));
+            continue;
+        }
+        const std::int64_t first = s.firstSample, last = s.firstSample + static_cast<std::int64_t>(s.outNs.size());
+        for (const Piece& p : m_pieces[s.channel]) {
+            const std::int64_t lo = std::max(first, p.offset + p.from), hi = std::min(last, p.offset + p.to);
+            if (lo >= hi) continue;
+            const core::TimeSlice part{
+                p.channel, lo - p.offset,
+                s.outNs.subspan(static_cast<std::size_t>(lo - first), static_cast<std::size_t>(hi - lo))};
+            LV_TRY(m_parts[p.part]->readTimes(std::span(&part, 1), control));
+        }
+    }
+    return {};
+}
+
+core::Result<core::SampleSpan> MergedRecording::samplesIn(std::size_t channel, core::TimeRange range)
+{
+    if (channel >= m_pieces.size() || !m_info.channels[channel].irregular) return Recording::samplesIn(channel, range);
+    std::vector<Fragment> fragments(m_pieces[channel].begin(), m_pieces[channel].end());
+    return irregularSamplesIn(fragments, partRecordings(), range);
+}
+
 MergeTimeline MergedRecording::timeline(OverlapPolicy overlap) const
 {
     MergeTimeline t;
@@ -190,10 +260,14 @@ MergeTimeline MergedRecording::timeline(OverlapPolicy overlap) const
         const core::ChannelInfo& ch = m_info.channels[c];
         MergeTimeline::Channel out{ch.name, ch.fs, ch.unit, {ch.start, ch.end}, {}, ch.gaps, m_overlaps[c]};
         const core::SampleGrid grid = ch.grid();
-        for (const Piece& p : m_pieces[c])
-            out.parts.push_back({p.part,
-                                 m_parts[p.part]->info().channels[p.channel].name,
-                                 {grid.timeOf(p.offset + p.from), grid.timeOf(p.offset + p.to)}});
+        for (const Piece& p : m_pieces[c]) {
+            const core::ChannelInfo& from = m_parts[p.part]->info().channels[p.channel];
+            const core::TimeRange span =
+                ch.irregular // its first to last sample (a trimmed part: as a whole)
+                    ? core::TimeRange{from.start, from.end}
+                    : core::TimeRange{grid.timeOf(p.offset + p.from), grid.timeOf(p.offset + p.to)};
+            out.parts.push_back({p.part, from.name, span});
+        }
         if (!t.error && overlap == OverlapPolicy::Error && !m_overlaps[c].empty()) {
             const Overlap& o = m_overlaps[c].front();
             t.error =

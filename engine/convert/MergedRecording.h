@@ -4,6 +4,7 @@
 #include "convert/MergeTimeline.h"
 #include "core/Recording.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ public:
     std::vector<std::string> takeWarnings() override;
     // The parts' damaged blocks, on the merged channels and grids.
     std::vector<core::DamagedBlock> takeDamage() override;
+    // Irregular channels: the parts' times, sample after sample (grid channels: their merged grids).
+    core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
+    core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
 
     std::size_t partCount() const { return m_parts.size(); }
 
@@ -60,15 +64,19 @@ private:
                                                                 OverlapPolicy overlap);
     core::Status checkChannel(std::size_t merged, const std::vector<PartChannel>& parts) const;
     void placeChannel(std::size_t merged, std::vector<PartChannel> parts, OverlapPolicy overlap);
+    core::Status placeIrregular(std::size_t merged, std::vector<PartChannel> parts, OverlapPolicy overlap);
+    void sayKeptOverlaps(const std::string& channel, const std::vector<Overlap>& overlaps);
+    std::vector<core::Recording*> partRecordings() const;
     MergeTimeline timeline(OverlapPolicy overlap) const;
     void chooseScale(std::size_t merged, std::vector<Piece>& pieces);
     core::Status rescale(const Piece& piece, std::span<std::int32_t> counts) const;
     const std::string& fileOf(std::size_t part) const { return m_names[part]; }
 
     std::vector<std::unique_ptr<core::Recording>> m_parts;
-    std::vector<std::string> m_names;             // each part's path
-    std::vector<std::vector<Piece>> m_pieces;     // per merged channel, in time order
-    std::vector<std::vector<Overlap>> m_overlaps; // per merged channel
+    std::vector<std::string> m_names;                                    // each part's path
+    std::vector<std::vector<Piece>> m_pieces;                            // per merged channel, in time order
+    std::vector<std::vector<Overlap>> m_overlaps;                        // per merged channel
+    std::map<std::vector<std::pair<std::size_t, int>>, int> m_timeBases; // parts' (part, time base) -> merged
     core::RecordingInfo m_info;
 };
 

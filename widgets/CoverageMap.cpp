@@ -1,6 +1,7 @@
 // Column states from envelope flags, own gaps and pyramid NaN bins; the image painted run by run, state by state.
 #include "CoverageMap.h"
 
+#include "cache/SampleTimes.h"
 #include "view/ViewSession.h"
 
 #include <QPainter>
@@ -80,13 +81,21 @@ CoverageMap computeCoverage(view::ViewSession& session, const GapBands& bands, s
         std::vector<Coverage> row(columns, Coverage::None);
         const core::ChannelInfo& ch = info.channels[c];
         const core::SampleGrid grid = ch.grid();
+        // The times of samples [first, end): from the grid, or an irregular channel's own times.
+        const auto timesOf = [&](std::int64_t first, std::int64_t end) {
+            if (!ch.irregular) return core::TimeRange{grid.timeOf(first), grid.timeOf(end)};
+            const auto span = cache::timeSpanOf(session.context().times, ch, c, first, end);
+            return span ? *span : core::TimeRange{};
+        };
         const auto [a, b] = columnsOf(map, ch.start, ch.end);
         if (b > a && ch.gridLength > 0) {
             const std::span<const core::BlockSpan> blocks = source.blocks(c);
-            // The envelope decodes a block that has neither stored extrema nor bins (EDF before its pyramid).
-            const bool decodeFree = std::all_of(blocks.begin(), blocks.end(), [&](const core::BlockSpan& s) {
-                return s.hasExtrema || session.pyramid().find(c, static_cast<std::size_t>(&s - blocks.data()));
-            });
+            // The envelope decodes a block that has neither stored extrema nor bins (EDF before its pyramid); an
+            // irregular channel has no grid envelope: block by block.
+            const bool decodeFree =
+                !ch.irregular && std::all_of(blocks.begin(), blocks.end(), [&](const core::BlockSpan& s) {
+                    return s.hasExtrema || session.pyramid().find(c, static_cast<std::size_t>(&s - blocks.data()));
+                });
             auto envelope =
                 decodeFree ? session.envelope(c, {std::max(map.timeOf(a), ch.start), std::min(map.timeOf(b), ch.end)},
                                               b - a, kNoDecodeSmear, control)
@@ -101,10 +110,11 @@ CoverageMap computeCoverage(view::ViewSession& session, const GapBands& bands, s
                 }
             } else { // block by block: summarised ones are data, the others unchecked; gaps from the gap list
                 if (cancel.cancelled()) return {};
-                for (std::size_t j = 0; j < blocks.size(); ++j)
-                    mark(row,
-                         columnsOf(map, grid.timeOf(blocks[j].first), grid.timeOf(blocks[j].first + blocks[j].count)),
+                for (std::size_t j = 0; j < blocks.size(); ++j) {
+                    const core::TimeRange t = timesOf(blocks[j].first, blocks[j].first + blocks[j].count);
+                    mark(row, columnsOf(map, t.start, t.end),
                          session.pyramid().find(c, j) ? Coverage::Data : Coverage::Unchecked);
+                }
                 for (const core::TimeRange& g : ch.gaps) mark(row, columnsOf(map, g.start, g.end), Coverage::Gap);
             }
             // NaN runs: the channel's own gaps (how MEF writers keep them), and NaN samples the pyramid's bins saw.
@@ -117,7 +127,8 @@ CoverageMap computeCoverage(view::ViewSession& session, const GapBands& bands, s
                     if (!bins->hasNaN[k]) continue;
                     const std::int64_t first = blocks[j].first + static_cast<std::int64_t>(k * bin);
                     const std::int64_t end = std::min<std::int64_t>(first + bin, blocks[j].first + blocks[j].count);
-                    mark(row, columnsOf(map, grid.timeOf(first), grid.timeOf(end)), Coverage::NaN);
+                    const core::TimeRange t = timesOf(first, end);
+                    mark(row, columnsOf(map, t.start, t.end), Coverage::NaN);
                 }
             }
         }

@@ -161,8 +161,9 @@ protected:
 
 private:
     void createActions();
-    void createRowActions(QMenu* view); // View > Channels per Screen, and scrolling through the channels
-    void createAnnotationActions();     // the Edit menu: undo, redo, the user's annotations
+    void createRowActions(QMenu* view);       // View > Channels per Screen, and scrolling through the channels
+    void createAnnotationActions();           // the Edit menu: undo, redo, the user's annotations
+    void createIrregularActions(QMenu* view); // View > Irregular Channels: steps or points, the longest step
     void loadUserAnnotations();
     AnnotationDialog* openAnnotationDialog(const core::Annotation& initial, int index);
     void createDocks();

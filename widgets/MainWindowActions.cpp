@@ -8,6 +8,7 @@
 #include "ScreenCalibration.h"
 #include "SessionBrowser.h"
 #include "TimeMode.h"
+#include "TraceLoader.h"
 #include "TracePlot.h"
 
 #include <QActionGroup>
@@ -24,6 +25,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QWindow>
+#include <tuple>
 
 namespace lv::widgets {
 
@@ -184,6 +186,7 @@ void MainWindow::createActions()
         m_skipGaps = on;
         remember("view/skipGaps", on);
     });
+    createIrregularActions(view);
     view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
     view->addSeparator();
     createRowActions(view);
@@ -301,6 +304,51 @@ void MainWindow::showEvent(QShowEvent* event)
 void MainWindow::exportPage(const QString& path, QSize size)
 {
     m_plot->exportPage(path, size, [this, path](const QString& error) { emit pageExported(path, error); });
+}
+
+// Irregular channels (samples at their own times) are drawn as steps (the default) or points; a step never bridges
+// a pause longer than so many median intervals (default core::kIrregularGapFactor). Remembered for every recording.
+void MainWindow::createIrregularActions(QMenu* view)
+{
+    QMenu* menu = view->addMenu(tr("&Irregular Channels"));
+    IrregularDrawing drawing;
+    drawing.points = setting("view/irregularPoints", false).toBool();
+    const double factor = setting("view/irregularMaxGap", core::kIrregularGapFactor).toDouble();
+    drawing.maxGapFactor = factor > 0 ? factor : core::kIrregularGapFactor;
+    m_loader->setIrregularDrawing(drawing);
+    auto* group = new QActionGroup(this);
+    for (auto [name, points, object] : {std::tuple{tr("Draw as &Steps"), false, "irregularStepsAction"},
+                                        std::tuple{tr("Draw as &Points"), true, "irregularPointsAction"}}) {
+        QAction* a = menu->addAction(name);
+        a->setObjectName(object);
+        a->setCheckable(true);
+        a->setChecked(drawing.points == points);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, points = points] {
+            IrregularDrawing d = m_loader->irregularDrawing();
+            if (d.points == points) return;
+            d.points = points;
+            m_loader->setIrregularDrawing(d);
+            remember("view/irregularPoints", points);
+            requestFrames();
+        });
+    }
+    QAction* gap = menu->addAction(tr("Break Steps &Longer Than..."));
+    gap->setObjectName("irregularMaxGapAction");
+    connect(gap, &QAction::triggered, this, [this] {
+        IrregularDrawing d = m_loader->irregularDrawing();
+        bool ok = false;
+        const double factor = QInputDialog::getDouble(
+            this, tr("Irregular Channels"),
+            tr("A step holds a value until the next sample; it stops where samples are more than this many median "
+               "intervals apart:"),
+            d.maxGapFactor, 1.0, 1e6, 1, &ok);
+        if (!ok || factor == d.maxGapFactor) return;
+        d.maxGapFactor = factor;
+        m_loader->setIrregularDrawing(d);
+        remember("view/irregularMaxGap", factor);
+        requestFrames();
+    });
 }
 
 } // namespace lv::widgets

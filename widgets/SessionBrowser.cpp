@@ -265,13 +265,14 @@ void SessionBrowser::showProperties(QTreeWidgetItem* item)
     } else if (kind == kChannel) {
         const core::ChannelInfo& ch = m_info->channels.at(index);
         addProperty(m_properties, tr("Name"), QString::fromStdString(ch.name));
-        addProperty(m_properties, tr("Sampling rate"), QString::number(ch.fs, 'g', 12) + " Hz");
+        addProperty(m_properties, ch.irregular ? tr("Sampling rate (median; irregular times)") : tr("Sampling rate"),
+                    QString::number(ch.fs, 'g', 12) + " Hz");
         addProperty(m_properties, tr("Unit"), QString::fromStdString(ch.unit));
         addProperty(m_properties, tr("Conversion factor"), QString::number(ch.conversionFactor, 'g', 12));
         addProperty(m_properties, tr("Start"), formatUtc(ch.start));
         addProperty(m_properties, tr("End"), formatUtc(ch.end));
         addProperty(m_properties, tr("Stored samples"), QString::number(ch.sampleCount));
-        addProperty(m_properties, tr("Grid points"), QString::number(ch.gridLength));
+        if (!ch.irregular) addProperty(m_properties, tr("Grid points"), QString::number(ch.gridLength));
         addProperty(m_properties, tr("Segments"), QString::number(ch.segments.size()));
         addProperty(m_properties, tr("Gaps (all)"), QString::number(ch.gaps.size()));
         addProperty(m_properties, tr("Own gaps / NaN runs"), QString::number(m_bands->channels.at(index).size()));

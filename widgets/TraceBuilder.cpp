@@ -1,6 +1,7 @@
 // Envelope columns or decoded samples become points in physical units; gaps and NaN runs become line breaks.
 #include "TraceBuilder.h"
 
+#include "IrregularTrace.h"
 #include "ThreadPriority.h"
 
 #include "cache/Envelope.h"
@@ -19,6 +20,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double secondsFrom(core::Uutc origin, core::Uutc t) { return static_cast<double>(t - origin) / 1e6; }
 
+} // namespace
+
 void robustExtent(ChannelTrace& t)
 {
     std::vector<double> v;
@@ -32,6 +35,8 @@ void robustExtent(ChannelTrace& t)
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(hi), v.end());
     t.high = v[hi];
 }
+
+namespace {
 
 // Appends a NaN point at the middle of every break (sorted), after the points with the same x: the line stops.
 void insertBreaks(ChannelTrace& t, const std::vector<double>& breaks)
@@ -210,10 +215,11 @@ std::vector<core::TimeRange> damagedRuns(const view::ViewSession& session, std::
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
                         const core::CancelToken& cancel, std::string& error)
 {
-    ChannelTrace t;
-    t.channel = channel;
     const core::RecordingInfo& info = session.info();
     const core::ChannelInfo& ch = info.channels.at(channel);
+    if (ch.irregular) return buildIrregularTrace(session.context(), request, channel, cancel, error); // no grid
+    ChannelTrace t;
+    t.channel = channel;
     const core::SampleGrid grid = ch.grid();
     const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(request.range.start));
     const std::int64_t end = std::min(ch.gridLength, grid.firstIndexAtOrAfter(request.range.end));

@@ -13,6 +13,9 @@ namespace lv::widgets {
 // At most this many grid points per column are drawn one by one (zoomed in); more are drawn as min/max envelopes.
 constexpr double kSamplesPerColumnLimit = 2.0;
 
+// The robust extent (1st and 99th percentile) of the trace's values, into low and high.
+void robustExtent(ChannelTrace& t);
+
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
                         const core::CancelToken& cancel, std::string& error);
 // Every channel of the request; returns nullptr when cancelled.

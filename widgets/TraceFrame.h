@@ -1,6 +1,7 @@
 // What the plot draws for one view request: per channel points (min/max per column, or samples) and NaN runs.
 #pragma once
 
+#include "core/RecordingInfo.h"
 #include "core/Time.h"
 
 #include <cstdint>
@@ -41,6 +42,14 @@ inline BitView bitViewFromName(std::string_view name)
     return name == "trigger" ? BitView::Trigger : name == "status" ? BitView::Status : BitView::Value;
 }
 
+// How irregular channels (samples at their own times) are drawn: steps (each value held until the next sample) or
+// points, and the longest pause a step bridges, in median intervals (1 / fs) of the channel.
+struct IrregularDrawing {
+    bool points = false;
+    double maxGapFactor = core::kIrregularGapFactor;
+    bool operator==(const IrregularDrawing&) const = default;
+};
+
 struct FrameRequest {
     std::uint64_t id = 0;
     core::TimeRange range;
@@ -49,6 +58,7 @@ struct FrameRequest {
     bool exact = false; // false: coarse, from stored block extrema only (never decodes)
     double smear = 0.0; // for exact envelopes (0: sample-exact; 0.5: display-exact, see cache::EnvelopeRequest)
     std::map<std::size_t, BitView> bitViews = {}; // channels drawn as bits (from every sample: never from extrema)
+    IrregularDrawing irregular = {};              // how irregular channels are drawn
 };
 
 struct ChannelTrace {
@@ -59,6 +69,7 @@ struct ChannelTrace {
     double high = -1.0;                       // low > high: no data
     std::vector<core::TimeRange> nanRuns;     // NaN samples found inside blocks, outside every gap (when decoded)
     std::vector<core::TimeRange> damagedRuns; // blocks that failed their checks (CRC): drawn as damaged, no data
+    bool points = false; // drawn as points (an irregular channel): a mark at every point, runs join min and max only
 };
 
 struct TraceFrame {

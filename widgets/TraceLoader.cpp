@@ -6,6 +6,7 @@
 
 #include "annotations/AnnotationSidecar.h"
 #include "cache/PageLoader.h"
+#include "cache/SampleTimes.h"
 #include "formats/mef3/Snapshot.h"
 #include "view/ViewSession.h"
 
@@ -134,8 +135,17 @@ PageShape shapeOf(const view::ViewSession& session, const FrameRequest& r)
     PageShape shape;
     const core::BlockSource& source = *session.context().source;
     for (std::size_t c : r.channels) {
-        const core::SampleGrid grid = session.info().channels.at(c).grid();
-        const std::int64_t from = grid.firstIndexAtOrAfter(r.range.start), to = grid.firstIndexAtOrAfter(r.range.end);
+        const core::ChannelInfo& ch = session.info().channels.at(c);
+        std::int64_t from = 0, to = 0;
+        if (ch.irregular) { // no grid: its samples from its times
+            const auto span = cache::samplesOf(session.context().times, ch, c, r.range);
+            if (!span) continue;
+            from = span->first;
+            to = span->first + span->count;
+        } else {
+            from = ch.grid().firstIndexAtOrAfter(r.range.start);
+            to = ch.grid().firstIndexAtOrAfter(r.range.end);
+        }
         const auto blocks = cache::blocksCovering(source, c, from, to);
         if (blocks.end <= blocks.first) continue;
         shape.blocks += blocks.end - blocks.first;
@@ -153,7 +163,7 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
     if (!m_session) return 0;
     const Job job = m_jobs.begin(kFrames); // the previous request's token is set, its frames dropped
     m_exactShown = false;
-    const FrameRequest coarse{job.id(), range, channels, columns, false, 0.0, m_bitViews};
+    const FrameRequest coarse{job.id(), range, channels, columns, false, 0.0, m_bitViews, m_irregular};
     cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
     job.spawn(&m_pagePool, [self = this, pool = &m_pool, pages, session = m_session, coarse](const Job& job) {
         if (!job.isCurrent()) return; // the view has moved on before this page was asked for

@@ -58,6 +58,9 @@ public:
     // Channels drawn as bits (a BioSemi Status channel's trigger code) in the requests from now on.
     void setBitViews(std::map<std::size_t, BitView> views) { m_bitViews = std::move(views); }
     const std::map<std::size_t, BitView>& bitViews() const { return m_bitViews; }
+    // How irregular channels are drawn (steps or points, the longest pause a step bridges) from now on.
+    void setIrregularDrawing(IrregularDrawing drawing) { m_irregular = drawing; }
+    IrregularDrawing irregularDrawing() const { return m_irregular; }
 
 signals:
     void opened(const QString& path);
@@ -82,6 +85,7 @@ private:
     std::unique_ptr<cache::PageLoader> m_pages;
     QString m_path;
     std::map<std::size_t, BitView> m_bitViews;
+    IrregularDrawing m_irregular;
     std::vector<core::Annotation> m_user;
     QString m_userError;
     bool m_exactShown = false;

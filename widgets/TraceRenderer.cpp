@@ -21,8 +21,8 @@ QRgb colorOf(const LaneMapping& m, const RenderSpec& spec)
     return qPremultiply((m.color.isValid() ? m.color : spec.color).rgba());
 }
 
-// Calls begin(mapping) before each mapped trace, point(x, y) in device pixels for its points that can reach device
-// columns [first, end) (all for end < 0), and endRun() after it.
+// Calls begin(mapping, trace) before each mapped trace, point(x, y) in device pixels for its points that can reach
+// device columns [first, end) (all for end < 0), and endRun() after it.
 template <typename Begin, typename Point, typename EndRun>
 void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels, Begin&& begin, Point&& point,
                   EndRun&& endRun, int first = 0, int end = -1)
@@ -34,7 +34,7 @@ void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels,
         const auto m = std::find_if(spec.mapping.begin(), spec.mapping.end(),
                                     [&](const LaneMapping& l) { return l.channel == t.channel; });
         if (m == spec.mapping.end()) continue;
-        begin(*m);
+        begin(*m, t);
         const double middle = laneHeight * (m->lane + 0.5), k = m->scale * laneHeight;
         const double top = spec.clipToLanes ? laneHeight * m->lane : -1e6;
         const double bottom = spec.clipToLanes ? std::max(top, laneHeight * (m->lane + 1) - penWidth(spec)) : 1e6;
@@ -52,6 +52,30 @@ void forEachPoint(const TraceFrame& frame, const RenderSpec& spec, QSize pixels,
         endRun();
     }
 }
+
+// A points trace: a plus of three by three pixels (times the pen) at every point, and a line from a point to the next
+// one of the same run (a column's minimum and maximum). `line(x0, y0, x1, y1)` draws one.
+template <typename Line>
+struct PointMarks {
+    Line line;
+    double reach = 1.0;
+    bool hasLast = false;
+    double lastX = 0.0, lastY = 0.0;
+
+    void point(double x, double y)
+    {
+        if (std::isnan(y)) {
+            hasLast = false;
+            return;
+        }
+        if (hasLast) line(lastX, lastY, x, y);
+        line(x - reach, y, x + reach, y);
+        line(x, y - reach, x, y + reach);
+        hasLast = true;
+        lastX = x;
+        lastY = y;
+    }
+};
 
 QImage transparentImage(const RenderSpec& spec)
 {
@@ -74,9 +98,26 @@ QImage renderTraces(const TraceFrame& frame, const RenderSpec& spec)
         windows.emplace_back(target.width * s / stripes, target.width * (s + 1) / stripes);
     forEachInBackground(windows, [&](const std::pair<int, int>& w) {
         TraceRaster raster(target, qPremultiply(spec.color.rgba()), penWidth(spec), w.first, w.second);
+        bool points = false;
+        const auto line = [&](double x0, double y0, double x1, double y1) {
+            raster.endRun();
+            raster.lineTo(x0 + 0.5, y0 + 0.5);
+            raster.lineTo(x1 + 0.5, y1 + 0.5);
+            raster.endRun();
+        };
+        PointMarks<decltype(line)> marks{line, static_cast<double>(penWidth(spec))};
         forEachPoint(
-            frame, spec, image.size(), [&](const LaneMapping& m) { raster.setColor(colorOf(m, spec)); },
-            [&](double x, double y) { raster.lineTo(x + 0.5, y + 0.5); }, [&] { raster.endRun(); }, w.first, w.second);
+            frame, spec, image.size(),
+            [&](const LaneMapping& m, const ChannelTrace& t) {
+                raster.setColor(colorOf(m, spec));
+                points = t.points;
+                marks.hasLast = false;
+            },
+            [&](double x, double y) {
+                if (points) return marks.point(x, y);
+                raster.lineTo(x + 0.5, y + 0.5);
+            },
+            [&] { raster.endRun(); }, w.first, w.second);
     });
     image.setDevicePixelRatio(spec.devicePixelRatio);
     return image;
@@ -92,6 +133,11 @@ QImage renderTracesWithQPainter(const TraceFrame& frame, const RenderSpec& spec)
     pen.setCosmetic(true);
     painter.setPen(pen);
     QPolygonF run;
+    bool points = false;
+    const auto line = [&](double x0, double y0, double x1, double y1) {
+        painter.drawLine(QPointF(x0, y0), QPointF(x1, y1));
+    };
+    PointMarks<decltype(line)> marks{line, static_cast<double>(penWidth(spec))};
     const auto flush = [&] {
         if (run.size() == 1) painter.drawPoint(run.front());
         if (run.size() > 1) painter.drawPolyline(run);
@@ -99,11 +145,14 @@ QImage renderTracesWithQPainter(const TraceFrame& frame, const RenderSpec& spec)
     };
     forEachPoint(
         frame, spec, image.size(),
-        [&](const LaneMapping& m) {
+        [&](const LaneMapping& m, const ChannelTrace& t) {
             pen.setColor(QColor::fromRgba(qUnpremultiply(colorOf(m, spec))));
             painter.setPen(pen);
+            points = t.points;
+            marks.hasLast = false;
         },
         [&](double x, double y) {
+            if (points) return marks.point(x, y);
             if (std::isnan(y)) return flush();
             run.push_back(QPointF(x, y));
         },

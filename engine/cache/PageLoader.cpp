@@ -1,6 +1,8 @@
 // Page requests, travel direction and paging interval, prefetch depth, hit and waste accounting.
 #include "cache/PageLoader.h"
 
+#include "cache/SampleTimes.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,17 +27,34 @@ PageLoader::PageLoader(BlockScheduler& scheduler, const core::RecordingInfo& inf
 {}
 
 std::vector<BlockId> PageLoader::blocksOf(const core::BlockSource& source, const core::RecordingInfo& info,
-                                          const std::vector<std::size_t>& channels, core::TimeRange range)
+                                          const std::vector<std::size_t>& channels, core::TimeRange range,
+                                          core::Recording* times)
 {
     std::vector<BlockId> out;
     for (std::size_t c : channels) {
-        const core::SampleGrid grid = info.channels.at(c).grid();
-        const std::int64_t from = grid.firstIndexAtOrAfter(range.start), to = grid.firstIndexAtOrAfter(range.end);
+        std::int64_t from = 0, to = 0;
+        if (info.channels.at(c).irregular) { // its samples from its times (none without them)
+            const auto span = samplesOf(times, info.channels[c], c, range);
+            if (!span) continue;
+            from = span->first;
+            to = span->first + span->count;
+        } else {
+            const core::SampleGrid grid = info.channels[c].grid();
+            from = grid.firstIndexAtOrAfter(range.start);
+            to = grid.firstIndexAtOrAfter(range.end);
+        }
         if (from >= to) continue;
         const BlockIndexRange blocks = blocksCovering(source, c, from, to);
         for (std::size_t j = blocks.first; j < blocks.end; ++j) out.push_back({static_cast<std::uint32_t>(c), j});
     }
     return out;
+}
+
+core::TimeRange PageLoader::blockTimes(std::size_t channel, const core::BlockSpan& span) const
+{
+    const core::ChannelInfo& ch = m_info.channels[channel];
+    const auto times = timeSpanOf(m_scheduler.view().times, ch, channel, span.first, span.first + span.count);
+    return times ? *times : core::TimeRange{ch.start, ch.end}; // no times: the whole channel (never passed early)
 }
 
 // A move by more than two pages, a new page length or other channels: not paging.
@@ -66,8 +85,8 @@ void PageLoader::dropPassed(const Page& page, int direction)
 {
     for (auto it = m_pending.begin(); it != m_pending.end();) {
         const auto& span = m_scheduler.view().source->blocks(it->first.first)[it->first.second];
-        const core::SampleGrid grid = m_info.channels[it->first.first].grid();
-        const bool passed = direction > 0 ? it->second <= page.range.start : grid.timeOf(span.first) >= page.range.end;
+        const bool passed =
+            direction > 0 ? it->second <= page.range.start : blockTimes(it->first.first, span).start >= page.range.end;
         if (passed) {
             ++m_stats.wastedBlocks;
             it = m_pending.erase(it);
@@ -100,11 +119,11 @@ void PageLoader::prefetch(const Page& page, int direction)
     const core::BlockSource& source = *m_scheduler.view().source;
     BlockCache& cache = *m_scheduler.view().cache;
     std::vector<BlockId> near, far;
-    const std::size_t pageBlocks = blocksOf(source, m_info, page.channels, page.range).size();
+    const std::size_t pageBlocks = blocksOf(source, m_info, page.channels, page.range, m_scheduler.view().times).size();
     m_stats.pagesAhead = depth(pageBlocks);
     for (int k = 1; k <= m_stats.pagesAhead; ++k) {
         const core::TimeRange r = shifted(page.range, static_cast<std::int64_t>(direction) * k);
-        for (const BlockId& b : blocksOf(source, m_info, page.channels, r)) {
+        for (const BlockId& b : blocksOf(source, m_info, page.channels, r, m_scheduler.view().times)) {
             const auto key = Key{b.channel, b.block};
             if (!m_pending.count(key) && cache.peek({m_scheduler.view().recording, b.channel, b.block}))
                 continue; // already cached (e.g. shared with the page shown): not prefetch's to count
@@ -113,7 +132,7 @@ void PageLoader::prefetch(const Page& page, int direction)
                 continue;
             }
             const core::BlockSpan& span = source.blocks(b.channel)[b.block];
-            m_pending[key] = m_info.channels[b.channel].grid().timeOf(span.first + span.count);
+            m_pending[key] = blockTimes(b.channel, span).end;
             ++m_stats.prefetchedBlocks;
             (k == 1 ? near : far).push_back(b);
         }
@@ -139,7 +158,8 @@ std::uint64_t PageLoader::show(const Page& page, std::function<void(const Reques
         const double ms = std::chrono::duration<double, std::milli>(now - m_lastTime).count();
         m_intervalMs = m_intervalMs > 0 ? 0.7 * m_intervalMs + 0.3 * ms : ms;
     }
-    const std::vector<BlockId> visible = blocksOf(*m_scheduler.view().source, m_info, page.channels, page.range);
+    const std::vector<BlockId> visible =
+        blocksOf(*m_scheduler.view().source, m_info, page.channels, page.range, m_scheduler.view().times);
     account(visible);
     if (!jump) dropPassed(page, direction);
     std::vector<BlockRange> pins;

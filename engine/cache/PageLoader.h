@@ -41,9 +41,10 @@ public:
     void setPrefetch(bool on) { m_prefetch = on; }
     PrefetchStats stats() const { return m_stats; }
 
-    // The blocks holding samples of `range` in `channels`.
+    // The blocks holding samples of `range` in `channels` (irregular channels' from their `times`; none without).
     static std::vector<BlockId> blocksOf(const core::BlockSource& source, const core::RecordingInfo& info,
-                                         const std::vector<std::size_t>& channels, core::TimeRange range);
+                                         const std::vector<std::size_t>& channels, core::TimeRange range,
+                                         core::Recording* times = nullptr);
 
 private:
     using Key = std::pair<std::uint32_t, std::uint64_t>;
@@ -52,6 +53,7 @@ private:
     void dropPassed(const Page& page, int direction);
     void prefetch(const Page& page, int direction);
     int depth(std::size_t pageBlocks) const;
+    core::TimeRange blockTimes(std::size_t channel, const core::BlockSpan& span) const; // its samples' times
 
     BlockScheduler& m_scheduler;
     const core::RecordingInfo& m_info;

@@ -20,6 +20,9 @@ struct ViewContext {
     // Optional: a block whose decode finds damage (CRC, header) is recorded here and cached as all missing, so it
     // is drawn as damaged, never as data; without it such a decode fails.
     DamagedBlocks* damaged = nullptr;
+    // Optional: the recording, for the sample times of irregular channels (Recording::readTimes, samplesIn; both
+    // must be safe to call from several threads). Without it irregular channels cannot be viewed.
+    core::Recording* times = nullptr;
 };
 
 // Block `block` of `channel`, from the cache or decoded (and then cached and summarised). The decode always

@@ -46,8 +46,8 @@ core::Result<std::unique_ptr<ViewSession>> ViewSession::open(const std::string& 
     }
     const std::size_t threads = options.threads ? options.threads : decode::ThreadPool::defaultThreadCount();
     s->m_scheduler = std::make_unique<cache::BlockScheduler>(
-        cache::ViewContext{source, s->m_cache.get(), id, s->m_pyramid.get(), s->m_damaged.get()}, threads,
-        options.workerStart, options.backgroundWorkerStart);
+        cache::ViewContext{source, s->m_cache.get(), id, s->m_pyramid.get(), s->m_damaged.get(), s->m_recording.get()},
+        threads, options.workerStart, options.backgroundWorkerStart);
     return s;
 }
 
@@ -90,6 +90,9 @@ core::Result<std::vector<cache::EnvelopeColumn>> ViewSession::envelope(std::size
                                                                        std::size_t columns, double smear,
                                                                        const core::ReadControl& control)
 {
+    if (info().channels.at(channel).irregular)
+        return core::makeError(core::ErrorCode::Unsupported,
+                               "channel " + info().channels[channel].name + " is irregular: see irregularEnvelope");
     const core::SampleGrid grid = info().channels.at(channel).grid();
     const cache::EnvelopeRequest request{context().recording,
                                          channel,
@@ -98,6 +101,15 @@ core::Result<std::vector<cache::EnvelopeColumn>> ViewSession::envelope(std::size
                                          columns,
                                          smear};
     return cache::computeEnvelope(context(), request, control);
+}
+
+core::Result<cache::IrregularEnvelope> ViewSession::irregularEnvelope(std::size_t channel, core::TimeRange range,
+                                                                      std::size_t columns, double maxGapFactor,
+                                                                      const core::ReadControl& control)
+{
+    const cache::IrregularRequest request{channel, range, columns,
+                                          cache::maxGapNs(info().channels.at(channel).fs, maxGapFactor)};
+    return cache::computeIrregularEnvelope(context(), request, control);
 }
 
 void ViewSession::buildPyramid(std::function<void(const cache::RequestResult&)> done)

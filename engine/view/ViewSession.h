@@ -4,6 +4,7 @@
 
 #include "cache/BlockScheduler.h"
 #include "cache/Envelope.h"
+#include "cache/IrregularEnvelope.h"
 #include "cache/PageLoader.h"
 #include "cache/Pyramid.h"
 #include "core/Recording.h"
@@ -52,10 +53,16 @@ public:
     DiskCheck checkOnDisk() const;
 
     // Per column of `columns`, the envelope of channel `channel` over [range.start, range.end) (uUTC); smear as
-    // in cache::EnvelopeRequest.
+    // in cache::EnvelopeRequest. Grid channels only (Unsupported for an irregular one).
     core::Result<std::vector<cache::EnvelopeColumn>> envelope(std::size_t channel, core::TimeRange range,
                                                               std::size_t columns, double smear = 0.0,
                                                               const core::ReadControl& control = {});
+    // The same for an irregular channel: per column the extrema of the samples whose times fall in it, and the
+    // step joins of samples at most maxGapFactor median intervals (1 / fs) apart.
+    core::Result<cache::IrregularEnvelope> irregularEnvelope(std::size_t channel, core::TimeRange range,
+                                                             std::size_t columns,
+                                                             double maxGapFactor = core::kIrregularGapFactor,
+                                                             const core::ReadControl& control = {});
     // Queues every block not yet summarised on the export lane, uncached (the pyramid builds in the background).
     void buildPyramid(std::function<void(const cache::RequestResult&)> done = {});
     core::Status savePyramid() const;

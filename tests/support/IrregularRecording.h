@@ -29,11 +29,11 @@ public:
 
     // An irregular channel of these samples in blocks of `blockSamples`; fs, segments and gaps from the times.
     void addChannel(const std::string& name, std::vector<std::int64_t> timesNs, std::vector<std::int32_t> counts,
-                    std::uint32_t blockSamples = 64, double factor = 0.5)
+                    std::uint32_t blockSamples = 64, double factor = 0.5, std::string unit = "V")
     {
         core::ChannelInfo c;
         c.name = name;
-        c.unit = "V";
+        c.unit = std::move(unit); // (assigning a literal trips GCC 12's -Wrestrict here)
         c.conversionFactor = factor;
         c.irregular = true;
         c.timeBase = static_cast<int>(channels.size());

@@ -120,3 +120,23 @@ TEST(MergeIrregular, AChannelIrregularInOnePartAndOnAGridInAnotherIsRefused)
 }
 
 } // namespace lv::convert
+
+namespace lv::convert {
+
+TEST(MergeIrregular, ChannelsSharingTheirTimesInEveryPartShareThemMerged)
+{
+    const auto twoChannels = [](std::int64_t first, const std::string& path) {
+        auto r = can(first, 10'000'000, 8, 0, 0.5, path);
+        r->addChannel("rpm", r->channels[0].timesNs, r->channels[0].counts, 4);
+        r->description.channels[1].timeBase = r->description.channels[0].timeBase; // one channel group
+        return r;
+    };
+    auto merged = MergedRecording::create(parts(twoChannels(kBase, "a.mf4"), twoChannels(kBase + kSecond, "b.mf4")));
+    ASSERT_TRUE(merged.ok()) << merged.error().describe();
+    const auto& channels = (*merged)->info().channels;
+    ASSERT_EQ(channels.size(), 2u);
+    EXPECT_EQ(channels[0].timeBase, channels[1].timeBase);
+    EXPECT_GE(channels[0].timeBase, 0);
+}
+
+} // namespace lv::convert

@@ -20,6 +20,7 @@
 #include "common/ErrorText.h"
 #include "common/PasswordPrompt.h"
 #include "core/TimeFormat.h"
+#include "view/ViewSession.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -186,6 +187,7 @@ void MainWindow::closeRecording()
     m_password.clear();
     m_loader->close(); // and an open on its way
     m_plot->setRecording(nullptr, nullptr);
+    m_plot->setValueLabels({});
     m_overview->setRecording(nullptr, nullptr);
     m_browser->setRecording(nullptr, nullptr);
     m_annotations->setRecording(nullptr);
@@ -206,6 +208,9 @@ void MainWindow::onOpened(const QString& path)
     addRecent(path);
     setWindowTitle(QFileInfo(path).fileName() + " - Longview");
     m_plot->setRecording(info, m_loader->bands());
+    m_plot->setValueLabels([session = m_loader->session()](std::size_t channel, std::int32_t count) {
+        return session ? QString::fromStdString(session->recording().valueLabel(channel, count)) : QString();
+    });
     m_overview->setRecording(m_loader->session(), m_loader->bands());
     m_browser->setRecording(info, m_loader->bands());
     m_annotations->setRecording(info);

@@ -52,6 +52,10 @@ public:
     void setTheme(const Theme& theme);
     void setTimeMode(TimeMode mode);
     void setUserAnnotations(std::vector<core::Annotation> user); // drawn with the recording's, in their own colour
+    // The text a labelled channel's count stands for (core::Recording::valueLabel), shown by the readout after the
+    // value ("state = 2 (running)"); empty: none.
+    using ValueLabels = std::function<QString(std::size_t channel, std::int32_t count)>;
+    void setValueLabels(ValueLabels labels);
     // Each channel's type (guessed from its name and unit when the recording is set) colours its trace.
     void setChannelType(std::size_t channel, core::ChannelType type);
     core::ChannelType channelType(std::size_t channel) const;
@@ -156,7 +160,8 @@ private:
     void updateReadout();
     void updateScaleBars();
     void leaveEvent(QEvent* event) override;
-    double valueAt(std::size_t channel, double x) const; // physical value nearest x in the frame, or NaN
+    double valueAt(std::size_t channel, double x) const;      // physical value nearest x in the frame, or NaN
+    QString labelOf(std::size_t channel, double value) const; // a labelled channel's text for the value, or empty
     QString unitOf(std::size_t channel) const;
     ChannelScales::Kind kindOf(std::size_t channel) const;
     double laneCenter(std::size_t channel, double low, double high) const; // the value drawn at the lane's centre
@@ -171,6 +176,7 @@ private:
     QSharedPointer<TimeTicker> m_ticker;
     Theme m_theme;
     const core::RecordingInfo* m_info = nullptr;
+    ValueLabels m_valueLabels;
     const GapBands* m_bands = nullptr;
     std::vector<core::Annotation> m_user;
     std::vector<core::ChannelType> m_types; // per channel of m_info

@@ -97,8 +97,13 @@ void TracePlot::updateReadout()
     const int lane = laneAt(m_mouse->y());
     if (lane >= 0) {
         const std::size_t c = m_channels[static_cast<std::size_t>(lane)];
+        const double value = valueAt(c, x);
         text += QString("   %1 = %2 %3")
-                    .arg(QString::fromStdString(m_info->channels[c].name), formatValue(valueAt(c, x)), unitOf(c));
+                    .arg(QString::fromStdString(m_info->channels[c].name), formatValue(value), unitOf(c));
+        if (const QString label = labelOf(c, value); !label.isEmpty()) {
+            if (text.endsWith(' ')) text.chop(1); // no unit
+            text += " (" + label + ")";
+        }
         if (m_cursors.size() == 2) {
             const double dt = m_cursors[1] - m_cursors[0];
             const double dv = valueAt(c, m_cursors[1]) - valueAt(c, m_cursors[0]);
@@ -107,6 +112,21 @@ void TracePlot::updateReadout()
         }
     }
     emit statusText(text);
+}
+
+void TracePlot::setValueLabels(ValueLabels labels)
+{
+    m_valueLabels = std::move(labels);
+    updateReadout();
+}
+
+QString TracePlot::labelOf(std::size_t channel, double value) const
+{
+    const core::ChannelInfo& ch = m_info->channels[channel];
+    if (!m_valueLabels || !ch.labelled || !std::isfinite(value) || ch.conversionFactor == 0) return {};
+    const double count = std::round((value - ch.offset) / ch.conversionFactor);
+    if (count < -2147483647.0 || count > 2147483647.0) return {};
+    return m_valueLabels(channel, static_cast<std::int32_t>(count));
 }
 
 void TracePlot::leaveEvent(QEvent* event)

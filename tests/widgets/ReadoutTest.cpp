@@ -70,6 +70,42 @@ private slots:
         plot.setRecording(&other, &lanes.bands);
         QCOMPARE(lastText(status), QString());
     }
+
+    void aLabelledChannelShowsTheTextItsCountStandsFor()
+    {
+        FourLanes lanes;
+        QVERIFY(lanes.exposed);
+        TracePlot& plot = lanes.plot;
+        lv::core::RecordingInfo info = lanes.info;
+        info.channels[1].labelled = true; // ch1: its counts stand for texts
+        plot.setRecording(&info, &lanes.bands);
+        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        const double factor = info.channels[1].conversionFactor, offset = info.channels[1].offset;
+        std::vector<std::pair<std::size_t, std::int32_t>> asked;
+        plot.setValueLabels([&](std::size_t channel, std::int32_t count) {
+            asked.emplace_back(channel, count);
+            return count < 0 ? QString("low") : QString("high");
+        });
+        QSignalSpy status(&plot, &TracePlot::statusText);
+        plot.showFrame(lv::test::squareWave(plot.dataColumns()));
+        QWidget* area = plotArea(plot);
+        QVERIFY(area);
+        QTest::mouseMove(area, at(plot, area, 0.25));
+        QVERIFY2(lastText(status).contains("ch1 = -20 uV (low)"), qPrintable(lastText(status)));
+        QVERIFY(!asked.empty());
+        QCOMPARE(asked.back().first, std::size_t{1});
+        QCOMPARE(asked.back().second, static_cast<std::int32_t>(std::lround((-20 - offset) / factor)));
+        QTest::mouseMove(area, at(plot, area, 0.75));
+        QVERIFY2(lastText(status).contains("ch1 = 20 uV (high)"), qPrintable(lastText(status)));
+        info.channels[1].labelled = false; // an unlabelled channel asks for none
+        asked.clear();
+        plot.setRecording(&info, &lanes.bands);
+        plot.setView({0, 10'000'000}, {0, 1, 2, 3});
+        plot.showFrame(lv::test::squareWave(plot.dataColumns()));
+        QTest::mouseMove(area, at(plot, area, 0.25));
+        QVERIFY2(!lastText(status).contains("("), qPrintable(lastText(status)));
+        QVERIFY(asked.empty());
+    }
 };
 
 QTEST_MAIN(ReadoutTest)

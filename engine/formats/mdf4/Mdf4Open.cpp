@@ -408,7 +408,7 @@ private:
             ch.labelled = c.hasConversion && !isNumericConversion(c.conversion); // texts: Recording::valueLabel
             if (ch.labelled)
                 limit("channel " + ch.name + ": its values are texts (" + conversionName(c.conversion.kind) +
-                      "): CSV writes the texts, the plot draws their numbers");
+                      "): the plot draws their numbers, its readout and CSV give the texts");
             const bool linear = c.hasConversion && c.conversion.kind == ConversionKind::Linear;
             ch.conversionFactor = linear ? c.conversion.values[1] : 1.0;
             ch.offset = linear ? c.conversion.values[0] : 0.0;

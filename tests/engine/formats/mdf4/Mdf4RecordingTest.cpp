@@ -163,11 +163,10 @@ TEST(Mdf4Recording, WhatIsNotShownIsSaid)
     auto r = open("asammdf_two_rates_dz.mf4");
     ASSERT_TRUE(r);
     const std::vector<std::string>& w = r->info().warnings;
-    EXPECT_NE(
-        std::find(
-            w.begin(), w.end(),
-            "channel state: its values are texts (value_to_text): CSV writes the texts, the plot draws their numbers"),
-        w.end());
+    EXPECT_NE(std::find(w.begin(), w.end(),
+                        "channel state: its values are texts (value_to_text): the plot draws their numbers, its "
+                        "readout and CSV give the texts"),
+              w.end());
 }
 
 TEST(Mdf4Recording, TextChannelsAreAnnotationsAtTheirTimes)

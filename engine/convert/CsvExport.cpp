@@ -303,6 +303,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
 
     const CsvSideFiles side = csvSideFiles(outPath);
     std::vector<std::string> paths;
+    paths.reserve(tables.size() + 2);
     for (const CsvTable& t : tables) paths.push_back(t.path);
     paths.insert(paths.end(), {side.annotations, side.json});
     LV_TRY(checkTargets(paths));
@@ -335,6 +336,7 @@ core::Status exportCsv(core::Recording& recording, const CsvOptions& options, co
     io::AtomicFile& json = *files.emplace_back(std::make_unique<io::AtomicFile>());
     LV_TRY(writeSideFile(json, side.json, csvDescriptionJson(info, channels, options, info.start, notesName, tables)));
     std::vector<io::AtomicFile*> all;
+    all.reserve(files.size());
     for (const auto& f : files) all.push_back(f.get());
     return commitAll(all);
 }

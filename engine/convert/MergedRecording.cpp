@@ -191,6 +191,7 @@ void MergedRecording::sayKeptOverlaps(const std::string& channel, const std::vec
 std::vector<core::Recording*> MergedRecording::partRecordings() const
 {
     std::vector<core::Recording*> parts;
+    parts.reserve(m_parts.size());
     for (const auto& p : m_parts) parts.push_back(p.get());
     return parts;
 }
@@ -200,6 +201,7 @@ std::vector<core::Recording*> MergedRecording::partRecordings() const
 core::Status MergedRecording::placeIrregular(std::size_t merged, std::vector<PartChannel> parts, OverlapPolicy overlap)
 {
     std::vector<std::pair<std::size_t, int>> bases;
+    bases.reserve(parts.size());
     for (const PartChannel& p : parts) bases.emplace_back(p.part, p.info->timeBase);
     auto placed = placeIrregularParts(std::move(parts), partRecordings(), overlap);
     if (!placed) return placed.error();

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 namespace lv::convert {
@@ -19,12 +18,7 @@ using core::makeError;
 
 namespace {
 
-std::string number(double v)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.10g", v);
-    return text;
-}
+std::string number(double v) { return core::formatNumber(v, 10); }
 
 bool sameRate(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); }
 

@@ -1,9 +1,10 @@
 // Irregular channels on a grid: the last sample at or before each grid point, held at most the hold time.
 #include "convert/ResampledRecording.h"
 
+#include "core/TimeFormat.h"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace lv::convert {
 
@@ -12,12 +13,7 @@ namespace {
 // The first microsecond at or after a time in ns.
 core::Uutc ceilUs(std::int64_t ns) { return core::nsToUs(ns - 1) + 1; }
 
-std::string number(double v)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", v);
-    return text;
-}
+std::string number(double v) { return core::formatNumber(v, 6); }
 
 } // namespace
 

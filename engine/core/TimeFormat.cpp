@@ -7,10 +7,10 @@
 
 namespace lv::core {
 
-std::string formatNumber(double value)
+std::string formatNumber(double value, int digits)
 {
     char text[40];
-    std::snprintf(text, sizeof text, "%.15g", value);
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
     return text;
 }
 

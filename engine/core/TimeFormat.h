@@ -24,8 +24,9 @@ std::string formatIso(Uutc t);
 // Microseconds as exact decimal seconds without trailing zeros: 7812500 -> "7.8125", -1 -> "-0.000001".
 std::string formatSeconds(std::int64_t microseconds);
 
-// A number read from a file, as printf's %g writes it with 15 digits: 1e300 -> "1e+300", 256 -> "256".
-std::string formatNumber(double value);
+// A number as printf's %g writes it with `digits` significant digits (a number read from a file: 15): 1e300 ->
+// "1e+300", 256 -> "256"; 6 digits for a step or a rate said in a message ("5.96046e-08").
+std::string formatNumber(double value, int digits = 15);
 
 // "sampling frequency 1e+300 Hz is outside [1e-06, 1e+06] Hz", or empty when `fs` is a plausible rate.
 std::string samplingRateProblem(double fs, const std::string& field);

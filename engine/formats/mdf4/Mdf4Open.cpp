@@ -4,6 +4,7 @@
 
 #include "core/IrregularTimes.h"
 #include "core/Quantization.h"
+#include "core/TimeFormat.h"
 #include "formats/mdf4/Mdf4Block.h"
 #include "formats/mdf4/Mdf4BlockWriter.h"
 #include "formats/mdf4/Mdf4Conversion.h"
@@ -16,7 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -28,13 +28,6 @@ namespace {
 
 constexpr std::size_t kQuantizationSamples = 65536; // values looked at to choose a float channel's step
 constexpr std::uint64_t kBlockBytes = std::uint64_t{1} << 20;
-
-std::string shortest(double v)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", v);
-    return text;
-}
 
 // "channel group 3 (name)": numbered in file order over all data groups, as mdf-check numbers them.
 std::string groupName(std::size_t number, const ChannelGroup& cg)
@@ -417,8 +410,8 @@ private:
             const core::QuantizationChoice q = quantizationOf(firstValues);
             ch.conversionFactor = q.factor;
             if (!q.exact)
-                limit("channel " + ch.name + ": its values are read rounded to steps of " + shortest(q.factor) +
-                      (ch.unit.empty() ? "" : " " + ch.unit));
+                limit("channel " + ch.name + ": its values are read rounded to steps of " +
+                      core::formatNumber(q.factor, 6) + (ch.unit.empty() ? "" : " " + ch.unit));
         }
         m_channelAt[c.offset] = ch.name;
         m_r.m_info.channels.push_back(std::move(ch));

@@ -3,11 +3,11 @@
 
 #include "core/FieldReader.h"
 #include "core/LittleEndian.h"
+#include "core/TimeFormat.h"
 #include "formats/mef3/Crc32.h"
 #include "formats/mef3/UniversalHeader.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <vector>
 
 namespace lv::formats::mef3 {
@@ -24,12 +24,7 @@ std::string bodyText(Bytes body, std::size_t at, std::size_t size)
     return le::text(body, at, std::min(size, body.size() - at));
 }
 
-std::string number(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+std::string number(double v) { return core::formatNumber(v, 6); }
 
 void joinField(std::string& out, const std::string& label, const std::string& value)
 {

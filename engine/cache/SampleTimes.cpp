@@ -3,7 +3,6 @@
 
 #include "core/Time.h"
 
-#include <algorithm>
 #include <string>
 
 namespace lv::cache {
@@ -21,12 +20,7 @@ core::Error noTimes(const core::ChannelInfo& info)
 core::Result<core::SampleSpan> samplesOf(core::Recording* times, const core::ChannelInfo& info, std::size_t channel,
                                          core::TimeRange range)
 {
-    if (!info.irregular) {
-        const core::SampleGrid grid = info.grid();
-        const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(range.start));
-        const std::int64_t end = std::min(info.gridLength, grid.firstIndexAtOrAfter(range.end));
-        return core::SampleSpan{first, std::max<std::int64_t>(0, end - first)};
-    }
+    if (!info.irregular) return core::sampleSpan(info, range);
     if (!times) return noTimes(info);
     if (range.end <= range.start) return core::SampleSpan{};
     return times->samplesIn(channel, range);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <list>
 #include <mutex>
 
@@ -44,6 +45,7 @@ public:
 
 private:
     using Window = std::pair<std::uint64_t, std::vector<std::uint8_t>>; // start, bytes
+    static constexpr std::uint64_t kNoWindow = ~std::uint64_t{0};       // a window whose read failed
 
     core::Result<const Window*> windowAt(std::uint64_t start) const
     {
@@ -52,11 +54,17 @@ private:
                 m_cache.splice(m_cache.begin(), m_cache, it);
                 return &m_cache.front();
             }
-        std::vector<std::uint8_t> bytes(std::min(m_window, m_inner->size() - start));
-        LV_TRY(m_inner->readAt(start, bytes));
-        m_cache.emplace_front(start, std::move(bytes));
-        if (m_cache.size() > m_windows) m_cache.pop_back();
-        return &m_cache.front();
+        if (m_cache.size() < m_windows) {
+            m_cache.emplace_front();
+        } else {
+            m_cache.splice(m_cache.begin(), m_cache, std::prev(m_cache.end())); // the oldest window's bytes, reused
+        }
+        Window& w = m_cache.front();
+        w.first = kNoWindow;
+        w.second.resize(std::min(m_window, m_inner->size() - start)); // fresh pages once per window, not per read
+        LV_TRY(m_inner->readAt(start, w.second));
+        w.first = start;
+        return &w;
     }
 
     ByteSourcePtr m_inner;

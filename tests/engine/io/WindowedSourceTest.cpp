@@ -1,5 +1,5 @@
 // Small reads from cached windows: the same bytes as the source at any offset (across window edges, at the end),
-// far fewer reads of the source, and the source's own errors for reads past its end.
+// far fewer reads of the source, windows reused in any order of reads, and the source's own errors.
 #include "io/WindowedSource.h"
 
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ public:
     std::uint64_t size() const override { return m_bytes.size(); }
     core::Status readAt(std::uint64_t offset, std::span<std::uint8_t> out) const override
     {
-        ++reads;
+        if (++reads == failingRead) return core::makeError(core::ErrorCode::Io, "the disk failed", m_path);
         if (offset > m_bytes.size() || out.size() > m_bytes.size() - offset)
             return core::makeError(
                 core::ErrorCode::Truncated,
@@ -26,6 +26,7 @@ public:
         return {};
     }
     mutable int reads = 0;
+    int failingRead = 0; // this read (1, 2, ...) fails; 0: none
 
 private:
     std::vector<std::uint8_t> m_bytes;
@@ -70,4 +71,33 @@ TEST(WindowedSource, AReadPastTheEndIsTheSourcesOwnError)
     const core::Status s = windowed->readAt(995, out);
     ASSERT_FALSE(s.ok());
     EXPECT_EQ(s.error().describe(), "x.mf4: the file ends before 10 bytes at 995");
+}
+
+TEST(WindowedSource, ReusedWindowsHoldTheirOwnBytesInAnyOrderAndAfterAFailedRead)
+{
+    std::vector<std::uint8_t> bytes(20 * 4096 + 100); // 21 windows, the last one short
+    std::mt19937 random(11);
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(random());
+    auto inner = std::make_shared<Counting>(bytes);
+    const io::ByteSourcePtr windowed = io::windowedSource(inner, 4096, 3);
+    const auto same = [&](std::uint64_t at) {
+        std::vector<std::uint8_t> out(16);
+        const core::Status s = windowed->readAt(at, out);
+        return s.ok() && std::equal(out.begin(), out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at));
+    };
+    for (int i = 0; i < 3000; ++i) {
+        const std::uint64_t at = random() % (bytes.size() - 16);
+        ASSERT_TRUE(same(at)) << at;
+    }
+    EXPECT_GT(inner->reads, 1000); // 3 of 21 windows held: most reads evict one
+    for (const std::uint64_t window : {5, 6, 7}) ASSERT_TRUE(same(window * 4096)); // held: 7, 6, 5
+    inner->failingRead = inner->reads + 1; // the next window read fails, in the buffer window 5 held
+    std::vector<std::uint8_t> out(16);
+    const core::Status failed = windowed->readAt(9 * 4096 + 7, out);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_EQ(failed.error().describe(), "x.mf4: the disk failed");
+    EXPECT_TRUE(same(9 * 4096 + 7)); // read again, not the bytes of the window it was to replace
+    EXPECT_TRUE(same(5 * 4096 + 1));
+    EXPECT_TRUE(same(bytes.size() - 16)); // the short last window, in a reused buffer
+    EXPECT_TRUE(same(3 * 4096 + 4090));   // across two windows
 }

@@ -55,6 +55,8 @@ public:
         info.start = static_cast<core::Uutc>(s.startNs / 1000);
         info.end = info.start;
         info.description = plainText(s.comment);
+        info.channels.reserve(s.channelCount()); // at most one per CN: no regrowth of 36,424 ChannelInfo
+        m_r.m_channels.reserve(s.channelCount());
         for (std::size_t d = 0; d < s.dataGroups.size(); ++d) LV_TRY(openDataGroup(d));
         for (const core::ChannelInfo& c : info.channels) info.end = std::max(info.end, c.end);
         std::uint64_t largest = 0; // two of each group's largest DZ block

@@ -6,6 +6,7 @@
 #include "formats/mdf4/Mdf4Block.h"
 #include "formats/mdf4/Mdf4Conversion.h"
 
+#include <array>
 #include <map>
 #include <set>
 
@@ -158,6 +159,23 @@ core::Result<std::uint64_t> readChannel(Reader& r, std::uint64_t offset, Channel
     return b->link(0);
 }
 
+// How many CN blocks the chain from `first` holds, reading only their headers and next links, so that a group's
+// channels are read into place without growing their vector; 0 when the chain is not plainly well formed (the walk
+// that reads it then says why).
+std::size_t countChannels(const io::ByteSource& file, std::uint64_t first)
+{
+    constexpr std::uint64_t kMinChannelBytes = kHeaderBytes + std::uint64_t{8} * 8 + 72; // 8 links, 72 data bytes
+    const std::uint64_t most = file.size() / kMinChannelBytes;
+    std::size_t count = 0;
+    std::array<std::uint8_t, kHeaderBytes + 8> head{};
+    for (std::uint64_t at = first; at != 0; ++count) {
+        if (count > most || at > file.size() || file.size() - at < head.size() || !file.readAt(at, head)) return 0;
+        if (head[0] != '#' || head[1] != '#' || head[2] != 'C' || head[3] != 'N' || le::u64(head, 16) < 1) return 0;
+        at = le::u64(head, kHeaderBytes);
+    }
+    return count;
+}
+
 // One CG with its channels; returns the next CG's link.
 core::Result<std::uint64_t> readChannelGroup(Reader& r, std::uint64_t offset, DataGroup& dg)
 {
@@ -191,6 +209,7 @@ core::Result<std::uint64_t> readChannelGroup(Reader& r, std::uint64_t offset, Da
             {le::u64(sr->data, 0), le::f64(sr->data, 8), le::u8(sr->data, 16), le::u8(sr->data, 17), sr->link(1), at});
         return sr->link(0);
     }));
+    g.channels.reserve(countChannels(file, b->link(1)));
     LV_TRY(walk(file, r.claimed, b->link(1), "channels", [&](std::uint64_t at) { return readChannel(r, at, g); }));
     dg.groups.push_back(std::move(g));
     return b->link(0);

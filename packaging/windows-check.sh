@@ -15,7 +15,8 @@ sed -e 's/@PROJECT_VERSION@/0.0.0/' -e 's/@LONGVIEW_COMMIT@/windows-check/' engi
 # Only the dependencies' own headers: the host's /usr/include would bring glibc's in.
 ln -s /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/libdeflate.h /usr/include/zlib.h /usr/include/zconf.h \
   /usr/include/nlohmann \
-  /usr/include/xsimd /usr/include/CLI "$work/deps/"
+  /usr/include/xsimd /usr/include/CLI /usr/include/fftw3.h /usr/include/pugixml.hpp /usr/include/pugiconfig.hpp \
+  "$work/deps/"
 cp -r /usr/include/openssl/. "$work/deps/openssl/"
 cp /usr/include/x86_64-linux-gnu/openssl/*.h "$work/deps/openssl/"
 

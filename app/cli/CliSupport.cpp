@@ -7,6 +7,7 @@
 #include "convert/Selection.h"
 #include "core/TextEscape.h"
 #include "core/TimeFormat.h"
+#include "filter/FilterSpec.h"
 #include "formats/RecordingOpener.h"
 #include "formats/mef3/Snapshot.h"
 
@@ -55,6 +56,22 @@ void addSelectionOptions(CLI::App& command, SelectionOptions& options)
     command.add_option("--channels", options.channels, "Comma-separated channel names (default: all)");
     command.add_option("--start", options.start, "Start time: integer uUTC, ISO 8601, or +SECONDS from the start");
     command.add_option("--end", options.end, "End time (exclusive), same forms as --start");
+}
+
+void addFilterOption(CLI::App& command, std::string& spec, const std::string& what)
+{
+    command
+        .add_option("--filter", spec,
+                    what + ": hp=HZ, lp=HZ, bp=LOW-HIGH, bs=LOW-HIGH (Butterworth, order=1-8, default 2), notch=HZ "
+                           "(harmonics=N, q=Q, default 30), comma-separated, e.g. \"hp=0.5,lp=70,notch=50\"; "
+                           "zero-phase (forward and backward) unless causal is added; restarted at every gap")
+        ->type_name("SPEC")
+        ->check(
+            [](const std::string& text) {
+                auto parsed = filter::parseFilterSpec(text);
+                return parsed ? std::string() : parsed.error().message;
+            },
+            "SPEC");
 }
 
 int fail(const core::Error& error)

@@ -40,6 +40,8 @@ struct SelectionOptions {
 
 void addCommonOptions(CLI::App& command, CommonOptions& options);
 void addSelectionOptions(CLI::App& command, SelectionOptions& options);
+// --filter SPEC (filter::parseFilterSpec's words, checked as parsed), its help starting with `what`.
+void addFilterOption(CLI::App& command, std::string& spec, const std::string& what);
 
 // An opened recording with its pool; failures are printed and turned into an exit code.
 struct Session {

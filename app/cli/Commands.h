@@ -14,6 +14,7 @@ std::function<int()> addInfoCommand(CLI::App& app);
 std::function<int()> addConvertCommand(CLI::App& app);
 std::function<int()> addMergeCommand(CLI::App& app);
 std::function<int()> addStatsCommand(CLI::App& app);
+std::function<int()> addSpectrumCommand(CLI::App& app);
 std::function<int()> addArchiveCommand(CLI::App& app);
 std::function<int()> addExtractCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);

@@ -8,6 +8,7 @@
 #include "annotations/AnnotationSidecar.h"
 #include "convert/Targets.h"
 #include "core/TextEscape.h"
+#include "filter/FilterSpec.h"
 #include "formats/mef3/Snapshot.h"
 
 #include <CLI/CLI.hpp>
@@ -68,6 +69,8 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;
     job.resample = {c.resampleRate, core::saturatingRound(c.holdSeconds * 1e6)};
+    if (auto spec = filter::parseFilterSpec(c.filter)) job.filter = *spec; // checked when parsed
+    job.montage = c.montage;
     job.deidentify = deidentifyOptions(c);
     job.userAnnotations = !c.noUserAnnotations;
     job.annotationDirectory = annotations::defaultDataDirectory();
@@ -161,6 +164,13 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
         ->check(CLI::PositiveNumber)
         ->type_name("MAX_GAP")
         ->needs(resample);
+    addFilterOption(command, o.filter, "Write filtered values, said in the output's metadata");
+    command
+        .add_option("--montage", o.montage,
+                    "Write a montage's derivations instead of the recorded channels: double-banana, transverse, "
+                    "average, referential, or a montage file (Longview's .json, EDFbrowser's .mtg); --channels then "
+                    "picks derivations (\"Fp1-F7,F7-T7\"); said in the output's metadata")
+        ->type_name("FILE|NAME");
     command.add_flag("--decimal-comma", o.decimalComma,
                      "CSV output: a comma as the decimal point (spreadsheets in German, French, ... locales); needs "
                      "--delimiter semicolon or tab");

@@ -31,6 +31,8 @@ struct ConvertOptions {
     bool uncompressed = false;       // MDF 4: --uncompressed
     double resampleRate = 0.0;       // --resample RATE: irregular channels on a grid of RATE Hz
     double holdSeconds = 0.0;        // --hold MAX_GAP: the longest a value is held (0: 10 median intervals)
+    std::string filter;              // --filter "hp=0.5,lp=70,notch=50" (filter::parseFilterSpec)
+    std::string montage;             // --montage FILE|double-banana|transverse|average|referential
     double blockSeconds = 0.0;
     std::string level1Password;
     std::string level2Password;

@@ -55,7 +55,8 @@ ordered_json toJson(const core::RecordingInfo& info)
                                  {"segments", ranges(c.segments)},
                                  {"gaps", ranges(c.gaps)},
                                  {"irregular", c.irregular},
-                                 {"group", c.group}});
+                                 {"group", c.group},
+                                 {"prefilter", c.prefilter}});
     }
     j["annotations"] = ordered_json::array();
     for (const core::Annotation& a : info.annotations) {

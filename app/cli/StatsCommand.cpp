@@ -5,6 +5,7 @@
 #include "analysis/ChannelStats.h"
 #include "core/TextEscape.h"
 #include "core/TimeFormat.h"
+#include "filter/FilteredRecording.h"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -23,6 +24,7 @@ struct StatsOptions {
     bool verifyCrc = false; // accepted for older scripts: the CRCs are checked by default
     bool noVerifyCrc = false;
     bool skipDamaged = false;
+    std::string filter; // --filter SPEC: statistics of the filtered values (filter::parseFilterSpec)
 };
 
 nlohmann::ordered_json number(double v)
@@ -72,6 +74,11 @@ int run(const StatsOptions& o)
     printWarnings(session->recording->info().warnings);
     auto selection = select(session->recording->info(), o.selection, exitCode);
     if (!selection) return exitCode;
+    if (auto spec = filter::parseFilterSpec(o.filter); spec && spec->any()) { // checked when parsed
+        auto filtered = filter::FilteredRecording::create(std::move(session->recording), *spec, selection->channels);
+        if (!filtered) return fail(filtered.error());
+        session->recording = std::move(*filtered);
+    }
     core::ReadControl control = readControl(*session, "stats");
     control.verifyCrc = o.verifyCrc || !o.noVerifyCrc;
     control.skipDamagedBlocks = o.skipDamaged;
@@ -98,6 +105,7 @@ std::function<int()> addStatsCommand(CLI::App& app)
     command->add_flag("--verify-crc", o->verifyCrc, "Check every data block's CRC while decoding (the default)");
     command->add_flag("--no-verify-crc", o->noVerifyCrc, "Do not check the MEF data blocks' CRCs");
     command->add_flag("--skip-damaged", o->skipDamaged, "Read a damaged block as missing samples (with a warning)");
+    addFilterOption(*command, o->filter, "Statistics of filtered values");
     return [o]() { return run(*o); };
 }
 

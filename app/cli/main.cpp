@@ -20,10 +20,10 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = [&] {
         std::vector<std::pair<CLI::App*, std::function<int()>>> list;
-        for (auto add :
-             {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addMergeCommand, lv::cli::addStatsCommand,
-              lv::cli::addArchiveCommand, lv::cli::addExtractCommand, lv::cli::addValidateCommand,
-              lv::cli::addRecoverCommand, lv::cli::addSynthCommand, lv::cli::addBatchCommand}) {
+        for (auto add : {lv::cli::addInfoCommand, lv::cli::addConvertCommand, lv::cli::addMergeCommand,
+                         lv::cli::addStatsCommand, lv::cli::addSpectrumCommand, lv::cli::addArchiveCommand,
+                         lv::cli::addExtractCommand, lv::cli::addValidateCommand, lv::cli::addRecoverCommand,
+                         lv::cli::addSynthCommand, lv::cli::addBatchCommand}) {
             auto run = add(app);
             list.emplace_back(app.get_subcommands({}).back(), std::move(run));
         }

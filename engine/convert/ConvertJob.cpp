@@ -5,7 +5,10 @@
 #include "convert/AnnotatedRecording.h"
 #include "convert/MergedRecording.h"
 #include "convert/RenamedRecording.h"
+#include "filter/FilteredRecording.h"
 #include "formats/RecordingOpener.h"
+#include "montage/LoadMontage.h"
+#include "montage/MontageRecording.h"
 
 #include <algorithm>
 
@@ -55,6 +58,16 @@ void count(core::Recording& recording, const Selection& selection, JobResult& re
     result.annotations = static_cast<std::size_t>(
         std::count_if(info.annotations.begin(), info.annotations.end(),
                       [&](const core::Annotation& a) { return selection.range.contains(a.time); }));
+}
+
+// The montage's derivations in place of the recorded channels; what could not be built goes to `notes`.
+core::Result<std::unique_ptr<montage::MontageRecording>>
+derive(std::unique_ptr<core::Recording> recording, const std::string& nameOrFile, std::vector<std::string>& notes)
+{
+    auto built = montage::loadMontage(nameOrFile, recording->info());
+    if (!built) return built.error();
+    for (std::string& n : built->notes) notes.push_back("montage: " + n);
+    return montage::MontageRecording::create(std::move(recording), built->montage);
 }
 
 // Irregular channels put on a grid when asked, or when the target needs one (then resampling must have been asked).
@@ -142,9 +155,17 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     if (!user) return finish(fail(std::move(result), user.error()));
     result.annotationFile = user->file;
     *recording = AnnotatedRecording::wrap(std::move(*recording), user->annotations);
+    std::vector<std::string> processing, notes; // said in the output's provenance; the montage's notes
+    if (!job.montage.empty()) {
+        auto derived = derive(std::move(*recording), job.montage, notes);
+        if (!derived) return finish(fail(std::move(result), derived.error()));
+        processing.push_back((*derived)->note());
+        *recording = std::move(*derived);
+    }
     const core::RecordingInfo& info = (*recording)->info();
     result.warnings = info.warnings;
     result.openWarnings = result.warnings.size();
+    result.warnings.insert(result.warnings.end(), notes.begin(), notes.end());
     if (events.opened) events.opened(info);
     auto selection = resolveSelection(info, job.selection);
     if (!selection) return finish(fail(std::move(result), selection.error()));
@@ -165,9 +186,17 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     openControl.cancel = environment.cancel;
     renamed = gridded(std::move(*renamed), job, *target, *selection, openControl, result);
     if (!renamed) return finish(fail(std::move(result), renamed.error()));
+    if (job.filter.any()) {
+        auto f = filter::FilteredRecording::create(std::move(*renamed), job.filter, selection->channels);
+        if (!f) return finish(fail(std::move(result), f.error()));
+        processing.push_back((*f)->note());
+        renamed = std::unique_ptr<core::Recording>(std::move(*f));
+    }
     TargetOptions options = job.target; // with the provenance
     auto deidentified = deidentifyConversion(*renamed, job.deidentify, job.inputs, *selection, options);
     if (!deidentified) return finish(fail(std::move(result), deidentified.error()));
+    for (const std::string& p : processing)
+        options.provenance.processing += (options.provenance.processing.empty() ? "" : "; ") + p;
     result.deidentified = std::move(*deidentified);
     core::Recording& source = **renamed;
     const std::size_t threads = environment.runner ? environment.runner->threadCount() : 1;

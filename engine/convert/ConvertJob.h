@@ -10,6 +10,7 @@
 #include "convert/Selection.h"
 #include "convert/Targets.h"
 #include "core/TaskRunner.h"
+#include "filter/FilterSpec.h"
 
 #include <cstdint>
 #include <functional>
@@ -30,6 +31,12 @@ struct ConvertJob {
     // Irregular channels on a grid (ResampledRecording): required for targets that need one (EDF, BDF, MEF)
     // when the selection holds irregular channels, applied to any target when given.
     ResampleOptions resample;
+    // The selected channels filtered (filter::FilteredRecording; after any resampling and montage), said in the
+    // output's provenance.
+    filter::FilterSpec filter;
+    // A montage's derivations written instead of the recorded channels (montage::loadMontage: a built-in's word or
+    // a file), said in the output's provenance; the selection then picks derivations. "" : as recorded.
+    std::string montage;
     bool verifyCrc = true;
     bool skipDamaged = false;
     DeidentifyOptions deidentify; // resolved per job (its own pseudonym and shift unless given)

@@ -35,7 +35,8 @@ ordered_json sourceJson(const Provenance& p)
             {"tool", p.tool},
             {"version", p.version},
             {"deidentified", p.deidentified},
-            {"dates_shifted", p.datesShifted}};
+            {"dates_shifted", p.datesShifted},
+            {"processing", p.processing}};
 }
 
 ordered_json channelJson(const core::ChannelInfo& ch, core::TimeRange range)
@@ -49,8 +50,11 @@ ordered_json channelJson(const core::ChannelInfo& ch, core::TimeRange range)
         const core::TimeRange cut{std::max(g.start, range.start), std::min(g.end, range.end)};
         if (!cut.empty()) gaps.push_back({cut.start, cut.end});
     }
-    return {{"name", ch.name},     {"fs", ch.fs},         {"unit", ch.unit}, {"conversion_factor", ch.conversionFactor},
-            {"offset", ch.offset}, {"start_uutc", start}, {"end_uutc", end}, {"gaps", gaps}};
+    return {{"name", ch.name},          {"fs", ch.fs},
+            {"unit", ch.unit},          {"conversion_factor", ch.conversionFactor},
+            {"offset", ch.offset},      {"start_uutc", start},
+            {"end_uutc", end},          {"gaps", gaps},
+            {"prefilter", ch.prefilter}};
 }
 
 } // namespace

@@ -72,6 +72,7 @@ core::Result<EdfPlan> makeEdfPlan(const core::RecordingInfo& info, const EdfExpo
         ch.base = src.grid().nearestIndex(plan.start);
         ch.signal.label = src.name.substr(0, 16);
         ch.signal.unit = src.unit.substr(0, 8);
+        ch.signal.prefilter = src.prefilter.substr(0, 80);
         ch.signal.samplesPerRecord = static_cast<std::int32_t>(ch.perRecord);
         if (src.name.size() > 16) warnings.push_back("channel \"" + src.name + "\": label cut to 16 characters");
         plan.channels.push_back(std::move(ch));

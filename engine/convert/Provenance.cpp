@@ -15,6 +15,7 @@ std::string Provenance::text() const
     if (deidentified || datesShifted)
         out += std::string(" (") + (deidentified ? "de-identified" : "") + (deidentified && datesShifted ? ", " : "") +
                (datesShifted ? "dates shifted" : "") + ")";
+    if (!processing.empty()) out += "; " + processing;
     return out;
 }
 

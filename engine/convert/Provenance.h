@@ -16,10 +16,12 @@ struct Provenance {
     std::string version;              // core::kVersion
     bool deidentified = false;        // anonymized: the paths are left out on purpose
     bool datesShifted = false;        // the times were moved (by an amount not recorded here)
+    std::string processing;           // what was done to the values ("filtered hp=0.5 (zero-phase, ...)"), or ""
 
     bool empty() const { return tool.empty(); }
     // "converted by Longview 0.1.0 from EDF+C /data/r1.edf", "... from MEF 3.0 (de-identified, dates shifted)",
-    // "... from merged (EDF+C, MEF 3.0) /a.edf, /b.mefd (dates shifted)"; empty when empty().
+    // "... from merged (EDF+C, MEF 3.0) /a.edf, /b.mefd (dates shifted)", then "; " and the processing if any;
+    // empty when empty().
     std::string text() const;
 };
 

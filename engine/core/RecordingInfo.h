@@ -23,7 +23,8 @@ struct ChannelInfo {
     std::vector<TimeRange> segments; // stored segments, half-open, in time order
     std::vector<TimeRange> gaps;     // discontinuities: time ranges without samples
     std::string description;
-    std::string group; // what the channel was recorded with (MDF 4: its channel group, source and comment), or ""
+    std::string group;     // what the channel was recorded with (MDF 4: its channel group, source and comment), or ""
+    std::string prefilter; // filters applied to the values, in EDF's words ("HP:0.5Hz LP:70Hz N:50Hz"), or ""
     // Irregular channels (MDF 4 CAN signals, values on change) have no grid: sample i is the i-th stored sample in
     // time order, at its own time (Recording::readTimes, ns). gridLength == sampleCount; fs is the median rate (for
     // display and defaults only); segments and gaps split where samples are more than kIrregularGapFactor median

@@ -197,6 +197,7 @@ void EdfOpener::addChannel(std::size_t signal, std::set<std::string>& names)
     ch.conversionFactor = s.factor;
     ch.offset = s.offset;
     ch.description = s.transducer + (s.prefilter.empty() ? "" : (s.transducer.empty() ? "" : "; ") + s.prefilter);
+    ch.prefilter = s.prefilter;
     const core::Uutc t0 = m_recordTime.empty() ? 0 : m_recordTime[static_cast<std::size_t>(m_r.recordOf(0))];
     ch.start = m_h.start + t0;
     const core::SampleGrid grid = ch.grid();

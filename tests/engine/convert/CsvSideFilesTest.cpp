@@ -105,7 +105,8 @@ TEST(CsvSideFiles, AnnotationsAndDescriptionOfASmallRecordingExactly)
     "tool": "Longview",
     "version": ")" + version + R"(",
     "deidentified": false,
-    "dates_shifted": false
+    "dates_shifted": false,
+    "processing": ""
   },
   "start_uutc": 1704067200000000,
   "start_iso": "2024-01-01T00:00:00.000000+00:00",
@@ -122,7 +123,8 @@ TEST(CsvSideFiles, AnnotationsAndDescriptionOfASmallRecordingExactly)
       "offset": 0.0,
       "start_uutc": 1704067200000000,
       "end_uutc": 1704067204000000,
-      "gaps": []
+      "gaps": [],
+      "prefilter": ""
     },
     {
       "name": "b",
@@ -137,7 +139,8 @@ TEST(CsvSideFiles, AnnotationsAndDescriptionOfASmallRecordingExactly)
           1704067202000000,
           1704067203000000
         ]
-      ]
+      ],
+      "prefilter": ""
     }
   ]
 }

@@ -1,0 +1,25 @@
+// Running a cascade of biquads over samples: causal (one pass) or zero-phase (forward and backward, as
+// scipy.signal.sosfiltfilt with its default odd padding), and over a channel's runs of present samples, restarted
+// at every gap so that a filter never carries a value across missing data.
+#pragma once
+
+#include "filter/Sos.h"
+
+#include <span>
+
+namespace lv::filter {
+
+enum class Phase { Zero, Causal };
+
+// One forward pass in place, every section started in its steady state for a constant input equal to x[0] (no
+// start-up transient from a step at the first sample).
+void filterCausal(const Sos& sos, std::span<double> x);
+
+// Forward and backward in place: no phase shift, the magnitude response squared. Padded at both ends by an odd
+// reflection of 3 x (2 x sections + 1) samples (fewer when x is shorter), as scipy.signal.sosfiltfilt.
+void filterZeroPhase(const Sos& sos, std::span<double> x);
+
+// Each run of finite values in x filtered on its own, NaN (missing) left as it is.
+void filterRuns(const Sos& sos, std::span<double> x, Phase phase);
+
+} // namespace lv::filter

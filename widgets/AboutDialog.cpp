@@ -3,6 +3,8 @@
 #include "TracePlot.h"
 
 #include "core/Version.h"
+#include "montage/EdfBrowserMontage.h"
+#include "spectrum/Fft.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -42,6 +44,8 @@ std::vector<Component> components()
         {"xsimd", version(XSIMD_VERSION_MAJOR, XSIMD_VERSION_MINOR, XSIMD_VERSION_PATCH), "BSD-3-Clause"},
         {"nlohmann/json",
          version(NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR, NLOHMANN_JSON_VERSION_PATCH), "MIT"},
+        {"FFTW", QString::fromStdString(spectrum::fftLibraryVersion()), "GPL-2.0-or-later"},
+        {"pugixml", QString::fromStdString(montage::xmlLibraryVersion()), "MIT"},
     };
 }
 

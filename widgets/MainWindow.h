@@ -106,6 +106,10 @@ public:
     // Every channel's amplitude, as Sensitivity::parse reads it: "7 uV/mm" (the default), "70 uV/cm", "50 uV/div",
     // "50" (each channel's own unit per division) or "Auto". False when the text is none of them.
     bool setAmplitudeText(const QString& text);
+    // View > Filter: the display filter of every EEG, EOG, EMG and ECG channel, in filter::parseFilterSpec's words
+    // ("hp=0.5,lp=70,notch=50"; "" for none), remembered for every recording. False when the text is no filter.
+    bool setDisplayFilter(const QString& spec);
+    QString displayFilter() const;
 
     TracePlot* plot() const { return m_plot; }
     TraceLoader* loader() const { return m_loader; }
@@ -164,6 +168,7 @@ private:
     void createRowActions(QMenu* view);       // View > Channels per Screen, and scrolling through the channels
     void createAnnotationActions();           // the Edit menu: undo, redo, the user's annotations
     void createIrregularActions(QMenu* view); // View > Irregular Channels: steps or points, the longest step
+    void createFilterActions(QMenu* view);    // View > Filter: off, the common EEG filters, a spec of one's own
     void loadUserAnnotations();
     AnnotationDialog* openAnnotationDialog(const core::Annotation& initial, int index);
     void createDocks();
@@ -193,6 +198,7 @@ private:
     QString recordingKey() const; // "recordings/<hash of the open recording's path and start>"
     void applyChannelTypes();     // the remembered types of the open recording, onto the plot and the browser
     void applyBitViews();         // BioSemi Status as its trigger code, or the remembered choice, onto loader and plot
+    void applyDisplayFilter();    // the remembered filter onto the loader (channels of voltage types) and the labels
     void askChannelOffset(const std::vector<std::size_t>& channels);
     void saveRecordingView();    // the shown channels, inversions, channel factors and offsets, remembered
     void restoreRecordingView(); // and put back after an open

@@ -187,6 +187,7 @@ void MainWindow::createActions()
         remember("view/skipGaps", on);
     });
     createIrregularActions(view);
+    createFilterActions(view);
     view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
     view->addSeparator();
     createRowActions(view);

@@ -99,6 +99,10 @@ void MainWindow::setChannelType(std::size_t channel, core::ChannelType type)
         QString::fromUtf8(core::channelTypeName(type).data());
     remember(recordingKey() + "/channelTypes", chosen);
     applyChannelTypes();
+    if (m_loader->displayFilter().any()) { // the filtered channels follow their types
+        applyDisplayFilter();
+        viewChanged();
+    }
 }
 
 // BioSemi's Status channel (a BDF channel named "Status") shows its trigger code unless the user chose otherwise

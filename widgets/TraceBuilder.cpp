@@ -1,6 +1,7 @@
 // Envelope columns or decoded samples become points in physical units; gaps and NaN runs become line breaks.
 #include "TraceBuilder.h"
 
+#include "FilteredTrace.h"
 #include "IrregularTrace.h"
 #include "ThreadPriority.h"
 
@@ -230,9 +231,24 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     std::vector<core::TimeRange> nan;
     const bool samples = request.exact && static_cast<double>(end - first) <=
                                               static_cast<double>(request.columns) * kSamplesPerColumnLimit;
-    if (const auto bits = request.bitViews.find(channel);
-        bits != request.bitViews.end() && bits->second != BitView::Value) {
+    const auto bits = request.bitViews.find(channel);
+    const bool asBits = bits != request.bitViews.end() && bits->second != BitView::Value;
+    const auto filtered = request.filters.find(channel);
+    const bool filter =
+        !asBits && filtered != request.filters.end() && filtered->second.any() && end - first <= kFilterLimit;
+    if (filter && !request.exact) return t; // a coarse frame never decodes: the lane waits for the exact frame
+    const std::string key = filter ? std::to_string(channel) + "|" + filter::filterSpecText(filtered->second) + "|" +
+                                         std::to_string(first) + "|" + std::to_string(end) + "|" +
+                                         std::to_string(request.columns) + (samples ? "|s" : "|e")
+                                   : std::string();
+    if (filter && request.filtered)
+        if (auto kept = request.filtered->find(key)) return std::move(*kept);
+    if (asBits) {
         if (!bitPoints(session, request, channel, bits->second, first, end, control, t, nan, error)) return t;
+        t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
+    } else if (filter) {
+        if (!filteredPoints(session, request, channel, filtered->second, first, end, samples, control, t, nan, error))
+            return t;
         t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
     } else if (samples) {
         if (!samplePoints(session, channel, first, end, control, t, nan, error)) return t;
@@ -251,6 +267,7 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
         middles.push_back(secondsFrom(info.start, g.start + g.duration() / 2));
     insertBreaks(t, middles);
     robustExtent(t);
+    if (filter && request.filtered && !(control.cancel && control.cancel->cancelled())) request.filtered->put(key, t);
     return t;
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/RecordingInfo.h"
 #include "core/Time.h"
+#include "filter/FilterSpec.h"
 
 #include <cstdint>
 #include <map>
@@ -50,6 +51,8 @@ struct IrregularDrawing {
     bool operator==(const IrregularDrawing&) const = default;
 };
 
+class FilteredTraceCache;
+
 struct FrameRequest {
     std::uint64_t id = 0;
     core::TimeRange range;
@@ -59,6 +62,8 @@ struct FrameRequest {
     double smear = 0.0; // for exact envelopes (0: sample-exact; 0.5: display-exact, see cache::EnvelopeRequest)
     std::map<std::size_t, BitView> bitViews = {}; // channels drawn as bits (from every sample: never from extrema)
     IrregularDrawing irregular = {};              // how irregular channels are drawn
+    std::map<std::size_t, filter::FilterSpec> filters = {}; // channels drawn filtered (FilteredTrace)
+    std::shared_ptr<FilteredTraceCache> filtered = {};      // their traces of recent pages
 };
 
 struct ChannelTrace {

@@ -1,6 +1,8 @@
 // Background open, coarse and exact frame jobs, PageLoader callbacks posted back to the UI thread.
 #include "TraceLoader.h"
 
+#include "FilteredTrace.h"
+
 #include "ThreadPriority.h"
 #include "TraceBuilder.h"
 
@@ -45,6 +47,9 @@ void TraceLoader::releaseSession()
     m_bands.reset();
     m_path.clear();
     m_bitViews.clear();
+    m_filters.clear();
+    m_filtered.reset();
+    m_filterMarginUs = 0;
     if (m_session) // after the page thread's queued calls; the session's destructor joins decoders and saves the
                    // pyramid: not on the UI thread
         m_pagePool.start(
@@ -158,14 +163,35 @@ PageShape shapeOf(const view::ViewSession& session, const FrameRequest& r)
 
 } // namespace
 
+void TraceLoader::setDisplayFilter(const filter::FilterSpec& spec, const std::vector<std::size_t>& channels)
+{
+    m_filter = spec;
+    m_filters.clear();
+    m_filtered.reset();
+    m_filterMarginUs = 0;
+    const core::RecordingInfo* recording = info();
+    if (!spec.any() || !recording) return;
+    std::vector<double> rates;
+    for (std::size_t c : channels)
+        if (c < recording->channels.size() && !recording->channels[c].irregular &&
+            filter::designFilter(spec, recording->channels[c].fs)) { // an edge above half its rate: unfiltered
+            m_filters[c] = spec;
+            rates.push_back(recording->channels[c].fs);
+        }
+    m_filtered = std::make_shared<FilteredTraceCache>();
+    m_filterMarginUs = filterMarginUs(spec, rates);
+}
+
 std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns)
 {
     if (!m_session) return 0;
     const Job job = m_jobs.begin(kFrames); // the previous request's token is set, its frames dropped
     m_exactShown = false;
-    const FrameRequest coarse{job.id(), range, channels, columns, false, 0.0, m_bitViews, m_irregular};
+    const FrameRequest coarse{job.id(), range,      channels,    columns,   false,
+                              0.0,      m_bitViews, m_irregular, m_filters, m_filtered};
+    const core::TimeRange decoded{range.start - m_filterMarginUs, range.end + m_filterMarginUs}; // filters settle
     cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
-    job.spawn(&m_pagePool, [self = this, pool = &m_pool, pages, session = m_session, coarse](const Job& job) {
+    job.spawn(&m_pagePool, [self = this, pool = &m_pool, pages, session = m_session, coarse, decoded](const Job& job) {
         if (!job.isCurrent()) return; // the view has moved on before this page was asked for
         FrameRequest exact = coarse;
         exact.exact = true;
@@ -182,8 +208,8 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
         auto ready = std::make_shared<std::atomic<bool>>(false);
         // The callback runs on a scheduler worker: it must not own the session, or dropping the last reference
         // there would destroy the scheduler from one of its own threads.
-        pages->show({exact.channels, exact.range}, [self, pool, job, weak = std::weak_ptr<view::ViewSession>(session),
-                                                    exact, ready](const auto& result) {
+        pages->show({exact.channels, decoded}, [self, pool, job, weak = std::weak_ptr<view::ViewSession>(session),
+                                                exact, ready](const auto& result) {
             if (result.outcome == cache::Outcome::Cancelled) return;
             ready->store(true);
             if (auto s = weak.lock()) startFrame(self, pool, job, std::move(s), exact);

@@ -58,6 +58,13 @@ public:
     // Channels drawn as bits (a BioSemi Status channel's trigger code) in the requests from now on.
     void setBitViews(std::map<std::size_t, BitView> views) { m_bitViews = std::move(views); }
     const std::map<std::size_t, BitView>& bitViews() const { return m_bitViews; }
+    // `channels` drawn through `spec` from now on (zero-phase unless causal, restarted at every gap; views wider
+    // than kFilterLimit samples unfiltered), except those sampled too slowly for it (an edge above half the
+    // rate); an empty spec or list: none. Filtered pages are kept until it changes.
+    void setDisplayFilter(const filter::FilterSpec& spec, const std::vector<std::size_t>& channels);
+    const filter::FilterSpec& displayFilter() const { return m_filter; }
+    // The channels drawn filtered: those given whose rate takes the filter.
+    const std::map<std::size_t, filter::FilterSpec>& filteredChannels() const { return m_filters; }
     // How irregular channels are drawn (steps or points, the longest pause a step bridges) from now on.
     void setIrregularDrawing(IrregularDrawing drawing) { m_irregular = drawing; }
     IrregularDrawing irregularDrawing() const { return m_irregular; }
@@ -86,6 +93,10 @@ private:
     QString m_path;
     std::map<std::size_t, BitView> m_bitViews;
     IrregularDrawing m_irregular;
+    filter::FilterSpec m_filter;
+    std::map<std::size_t, filter::FilterSpec> m_filters; // per filtered channel
+    std::shared_ptr<FilteredTraceCache> m_filtered;
+    std::int64_t m_filterMarginUs = 0; // read around a page for its filters to settle
     std::vector<core::Annotation> m_user;
     QString m_userError;
     bool m_exactShown = false;

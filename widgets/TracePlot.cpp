@@ -107,6 +107,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_inverted.clear();
     m_offsets.clear();
     m_bitViews.clear();
+    m_filtered.clear();
     if (info)
         for (const core::ChannelInfo& c : info->channels) m_types.push_back(core::guessChannelType(c));
     m_bands = bands;
@@ -286,7 +287,10 @@ QString TracePlot::laneLabel(std::size_t lane) const
     if (!m_info || lane >= m_channels.size()) return {};
     const std::size_t c = m_channels[lane];
     QString label = QString::fromStdString(m_info->channels.at(c).name) + (isInverted(c) ? " inv" : "");
-    if (bitView(c) != BitView::Value) label += bitView(c) == BitView::Trigger ? " trigger 0-15" : " status 16-23";
+    if (bitView(c) != BitView::Value)
+        label += bitView(c) == BitView::Trigger ? " trigger 0-15" : " status 16-23";
+    else if (m_filtered.count(c) && !m_filterLabel.isEmpty())
+        label += " " + m_filterLabel;
     if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
         const Sensitivity* fixed = m_scales.fixedFor(kindOf(c));
         const bool perMm = fixed && fixed->per == Sensitivity::Per::Millimetre;
@@ -335,6 +339,7 @@ void TracePlot::updateAxes()
     for (std::size_t c : m_channels)
         if (m_info)
             room = std::max(room, fm.horizontalAdvance(QString::fromStdString(m_info->channels.at(c).name) +
+                                                       (m_filtered.count(c) ? " " + m_filterLabel : QString()) +
                                                        " inv  8888 " + unitOf(c) + "/div"));
     const QMargins margins = m_rect->margins();
     const int left = room + LaneLabels::kGap + 4;

@@ -84,6 +84,8 @@ public:
     const std::map<std::size_t, double>& channelOffsets() const { return m_offsets; }
     // Channels drawn as bits (computed by the loader's frames); their labels say "trigger 0-15" or "status 16-23".
     void setBitViews(std::map<std::size_t, BitView> views);
+    // Channels drawn filtered, and the filter in a label's words ("HP 0.5 LP 70 N50"), shown after their names.
+    void setFilterLabel(std::set<std::size_t> channels, const QString& label);
     BitView bitView(std::size_t channel) const;
     void autoScale(); // Auto, fitted to the data shown now
     // Traces clipped to their lanes (the default: an artefact or an overview never paints over the neighbours), or
@@ -183,6 +185,8 @@ private:
     std::set<std::size_t> m_inverted;
     std::map<std::size_t, double> m_offsets;
     std::map<std::size_t, BitView> m_bitViews;
+    std::set<std::size_t> m_filtered; // channels drawn through m_filterLabel's filter
+    QString m_filterLabel;
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

@@ -73,6 +73,14 @@ void TracePlot::setBitViews(std::map<std::size_t, BitView> views)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void TracePlot::setFilterLabel(std::set<std::size_t> channels, const QString& label)
+{
+    m_filtered = std::move(channels);
+    m_filterLabel = label;
+    updateAxes(); // the labels
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 BitView TracePlot::bitView(std::size_t channel) const
 {
     const auto it = m_bitViews.find(channel);

@@ -9,6 +9,7 @@
 #include "common/MemoryTuning.h"
 
 #include "core/Version.h"
+#include "filter/FilterSpec.h"
 #include "formats/RecordingOpener.h"
 
 #include <QApplication>
@@ -91,7 +92,10 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot("screenshot", "Save the window once the view is drawn, then exit.", "FILE.png");
     const QCommandLineOption size("size", "Window size (for --screenshot 1600x900 unless given).", "WxH", "1600x900");
     const QCommandLineOption timeout("timeout", "Seconds --screenshot waits for the view (default 120).", "S", "120");
-    parser.addOptions({password, start, span, channels, rows, theme, screenshot, size, timeout});
+    const QCommandLineOption displayFilter(
+        "filter", "Display filter of the EEG, EOG, EMG and ECG channels, as \"hp=0.5,lp=70,notch=50\" (\"\": none).",
+        "SPEC");
+    parser.addOptions({password, start, span, channels, rows, theme, screenshot, size, timeout, displayFilter});
     if (!parser.parse(QApplication::arguments())) return usage(parser.errorText());
     if (parser.isSet("help")) parser.showHelp(kOk);
     if (parser.isSet("version")) parser.showVersion();
@@ -134,6 +138,10 @@ int main(int argc, char** argv)
     if (parser.isSet(theme)) window.setThemeName(parser.value(theme));
     window.setInitialView({parser.value(start), spanSeconds, parser.value(channels)});
     if (rowsPerScreen >= 0) window.setRowsPerScreen(rowsPerScreen);
+    if (parser.isSet(displayFilter) && !window.setDisplayFilter(parser.value(displayFilter)))
+        return usage("--filter: " +
+                     QString::fromStdString(
+                         lv::filter::parseFilterSpec(parser.value(displayFilter).toStdString()).error().message));
     if (windowSize.isValid())
         window.resize(windowSize);
     else

@@ -27,13 +27,13 @@ private slots:
         for (const QString& part :
              {QString(lv::core::kVersion), QString(lv::core::kCommit), QString("QCustomPlot"), QString("GPL-3.0"),
               QString("Qt %1").arg(qVersion()), QString("zstd"), QString("OpenSSL"), QString("libdeflate"),
-              QString("xsimd"), QString("nlohmann/json")})
+              QString("xsimd"), QString("nlohmann/json"), QString("FFTW"), QString("fftw-3"), QString("pugixml")})
             QVERIFY2(text.contains(part), qPrintable(part + " missing from:\n" + text));
         const auto* label = dialog.findChild<QLabel*>("aboutText");
         QVERIFY(label && label->text().contains(lv::core::kVersion) && label->text().contains(lv::core::kCommit));
         const auto* table = dialog.findChild<QTableWidget*>("components");
         QVERIFY(table);
-        QCOMPARE(table->rowCount(), 7);
+        QCOMPARE(table->rowCount(), 9);
         QStringList rows;
         for (int r = 0; r < table->rowCount(); ++r) {
             QVERIFY2(!table->item(r, 1)->text().isEmpty(), qPrintable(table->item(r, 0)->text()));

@@ -1,0 +1,48 @@
+// Display filtering of a trace: the page's samples plus the filter's settling margins read through the block cache,
+// filtered run by run between gaps (zero-phase unless causal), then drawn as samples or min/max per column; traces
+// of recent pages are kept, so paging back and forth filters nothing twice. Never called on the UI thread.
+#pragma once
+
+#include "TraceFrame.h"
+
+#include "view/ViewSession.h"
+
+#include <cstddef>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace lv::widgets {
+
+// Wider views than this many samples per channel are drawn unfiltered (the label says so).
+constexpr std::int64_t kFilterLimit = std::int64_t{1} << 22;
+
+// Filtered traces of recent pages, shared by the frame threads: least recently used first out.
+class FilteredTraceCache {
+public:
+    explicit FilteredTraceCache(std::size_t capacity = 512) : m_capacity(capacity) {}
+    std::optional<ChannelTrace> find(const std::string& key);
+    void put(const std::string& key, const ChannelTrace& trace);
+    std::size_t hits() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::size_t m_capacity;
+    std::size_t m_hits = 0;
+    std::list<std::pair<std::string, ChannelTrace>> m_entries; // most recent first
+    std::map<std::string, std::list<std::pair<std::string, ChannelTrace>>::iterator> m_index;
+};
+
+// Samples [first, end) of the channel through `spec`, as points per sample (`samples`) or min/max per column of
+// the request, with NaN runs where samples are missing. False (and `error`) when a read or the design failed.
+bool filteredPoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
+                    const filter::FilterSpec& spec, std::int64_t first, std::int64_t end, bool samples,
+                    const core::ReadControl& control, ChannelTrace& t, std::vector<core::TimeRange>& nan,
+                    std::string& error);
+
+// The longest settling margin of `spec` over the channels' rates, in microseconds (0 without a filter).
+std::int64_t filterMarginUs(const filter::FilterSpec& spec, const std::vector<double>& rates);
+
+} // namespace lv::widgets

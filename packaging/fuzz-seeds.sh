@@ -42,6 +42,16 @@ printf '%s' '{"format": "longview-annotations", "version": 1, "recording": {"fil
  "text": "onset", "channel": null}, {"onset_us": 59000000, "duration_us": 0, "type": "Note", "text": "x\u00e9",
  "channel": "Fp2"}]}' > "$notes/two"
 
+# fuzz_montage: a Longview montage (first byte 0), the EDFbrowser montage fixture (1), a filter spec (2).
+montages="$out/corpus-fuzz_montage"
+mkdir -p "$montages"
+printf '\0%s' '{"format": "longview-montage", "version": 1, "name": "b", "derivations": [{"name": "Fp1-F7", "unit": "uV",
+ "type": "EEG", "terms": [{"channel": "Fp1", "weight": 1}, {"channel": "F7", "weight": -1}], "colour": "#0000ff",
+ "sensitivity": 70, "filter": "hp=0.5,lp=70", "inverted": false}]}' > "$montages/json"
+{ printf '\1'; cat "$here/../tests/engine/montage/fixtures/bipolar_filters.mtg"; } > "$montages/mtg"
+printf '\2%s' 'hp=0.5,lp=70,notch=50,harmonics=2,q=25,order=4' > "$montages/spec"
+printf '\2%s' 'bp=1-40,bs=45-55,causal' > "$montages/band"
+
 # fuzz_annotation_csv: an exported annotations table (quoted cells, a formula guard, an ISO and a relative onset).
 mkdir -p "$out/corpus-fuzz_annotation_csv"
 printf 'onset_iso,onset_seconds,duration_seconds,type,text,channel\n2025-01-01T00:00:01.500000+00:00,1.5,0.25,Spike,"a, ""b""\nc",Fp1\n,12,0,Note,\x27=1+2,\n' \

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-10}
 cmake --preset fuzz >/dev/null
-targets=(fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session fuzz_snapshot fuzz_text_outputs fuzz_annotations fuzz_annotation_csv fuzz_mdf4)
+targets=(fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session fuzz_snapshot fuzz_text_outputs fuzz_annotations fuzz_annotation_csv fuzz_mdf4 fuzz_montage)
 cmake --build --preset fuzz --target "${targets[@]}" fuzz_snapshot_seeds
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -26,6 +26,7 @@ for target in "${targets[@]}"; do
   [[ $target == fuzz_annotations ]] && dict=tests/fuzz/json.dict
   [[ $target == fuzz_annotation_csv ]] && dict=
   [[ $target == fuzz_mdf4 ]] && dict=tests/fuzz/mdf4.dict
+  [[ $target == fuzz_montage ]] && dict=tests/fuzz/json.dict
   echo "== $target: ${seconds} s"
   log="$work/$target.log"
   build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 \

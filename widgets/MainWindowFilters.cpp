@@ -2,15 +2,16 @@
 // frames on the worker threads (widgets/FilteredTrace) and named in their labels.
 #include "MainWindow.h"
 
+#include "FilterDialog.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
 
 #include "filter/FilterSpec.h"
 
 #include <QActionGroup>
-#include <QInputDialog>
 #include <QMenu>
-#include <QMessageBox>
+#include <algorithm>
+#include <map>
 
 namespace lv::widgets {
 
@@ -86,17 +87,16 @@ void MainWindow::createFilterActions(QMenu* view)
     QAction* custom = menu->addAction(tr("&Custom..."));
     custom->setObjectName("filterCustomAction");
     connect(custom, &QAction::triggered, this, [this] {
-        bool ok = false;
-        const QString text = QInputDialog::getText(
-            this, tr("Filter"),
-            tr("hp=HZ, lp=HZ, bp=LOW-HIGH, bs=LOW-HIGH (Butterworth, order=1-8, default 2), notch=HZ (harmonics=N, "
-               "q=Q), comma-separated; zero-phase unless \"causal\" is added:"),
-            QLineEdit::Normal, displayFilter(), &ok);
-        if (!ok) return;
-        if (!setDisplayFilter(text)) {
-            auto parsed = filter::parseFilterSpec(text.trimmed().toStdString());
-            QMessageBox::warning(this, tr("Filter"), QString::fromStdString(parsed.error().message));
-        }
+        // The response is drawn at the rate most of the filtered channels have.
+        std::map<double, int> rates;
+        if (const core::RecordingInfo* info = m_loader->info())
+            for (std::size_t c = 0; c < info->channels.size(); ++c)
+                if (filtersType(m_plot->channelType(c)) && !info->channels[c].irregular) ++rates[info->channels[c].fs];
+        const double fs = rates.empty() ? 256.0 : std::max_element(rates.begin(), rates.end(), [](auto& a, auto& b) {
+                                                      return a.second < b.second;
+                                                  })->first;
+        FilterDialog dialog(displayFilter().isEmpty() ? QString("hp=0.5,lp=70,notch=50") : displayFilter(), fs, this);
+        if (dialog.exec() == QDialog::Accepted) setDisplayFilter(dialog.spec());
     });
 }
 

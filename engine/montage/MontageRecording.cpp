@@ -211,7 +211,7 @@ core::Status MontageRecording::combine(const core::RawSlice& slice,
     bool overflow = false;
     for (std::size_t i = 0; i < slice.out.size(); ++i) {
         const std::int64_t at = slice.firstSample + static_cast<std::int64_t>(i);
-        std::int64_t exact = 0;
+        __int128 exact = 0; // terms of up to 1e9 x 2^31 each: no int64 sum of a few of them is safe
         double value = 0;
         bool missing = at < 0 || at >= out.gridLength;
         for (std::size_t k = 0; k < plan.parts.size() && !missing; ++k) {
@@ -224,7 +224,7 @@ core::Status MontageRecording::combine(const core::RawSlice& slice,
             const core::ChannelInfo& ch = source.channels[p.channel];
             if (missing) break;
             if (plan.exact)
-                exact += p.weight * count;
+                exact += static_cast<__int128>(p.weight) * count;
             else
                 value += p.scale * (count * ch.conversionFactor + ch.offset);
         }

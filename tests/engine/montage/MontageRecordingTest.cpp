@@ -155,3 +155,22 @@ TEST(MontageRecording, RefusesInWordsWhatCannotBeCombined)
     EXPECT_EQ(grid.error().message, "derivation A-B: A and B are not sampled on one grid (their samples fall at "
                                     "different times)");
 }
+
+TEST(MontageRecording, SumsBeyondACountAreMissingAndWarnedNeverWrapped)
+{
+    auto source = std::make_unique<test::MemoryRecording>();
+    source->addChannel("A", 100, 0, 10, 1'000'000'000); // counts 0, 1e9, 2e9 (wrapped by the helper), ...
+    source->grids[0] = {0, 1, -1, 2'000'000'000, -2'000'000'000, 0, 0, 0, 0, 0};
+    montage::Derivation big{"big", "", "", {}, {}};
+    for (int k = 0; k < 6; ++k) big.terms.push_back({"A", 900'000'000}); // 6 x 9e8 x 2e9: beyond int64 too
+    auto r = derive(std::move(source), {"", {big}});
+    ASSERT_TRUE(r);
+    const std::vector<std::int32_t> got = read(*r, 0, 0, 10);
+    EXPECT_EQ(got[0], 0);
+    EXPECT_EQ(got[1], kNo); // 5.4e9 steps
+    EXPECT_EQ(got[3], kNo); // 1.08e19 steps: an int64 sum would have wrapped
+    EXPECT_EQ(got[4], kNo);
+    const std::vector<std::string> warnings = r->takeWarnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0], "derivation big: sums beyond 2^31 steps of 0.5 uV are written as missing");
+}

@@ -42,9 +42,9 @@ private slots:
             QVERIFY(std::abs(d.magnitudeDb()[i] - 20 * std::log10(std::max(h * h, 1e-12))) < 1e-9);
             QCOMPARE(d.phaseDegrees()[i], 0.0);
         }
-        QVERIFY(std::abs(lowest(d, 9, 11)) < 0.1); // alpha passes
-        QVERIFY(lowest(d, 45, 55) < -40);          // the notch
-        QVERIFY(lowest(d, 0.01, 0.05) < -60);      // the drift is gone
+        QVERIFY(std::abs(lowest(d, 9, 11)) < 0.1);                      // alpha passes
+        QVERIFY(lowest(d, 45, 55) < -40);                               // the notch
+        QVERIFY(lowest(d, 0.01, 0.05) < -60);                           // the drift is gone
         if (qEnvironmentVariableIsSet("LONGVIEW_FILTER_DIALOG_SHOT")) { // a picture to look at
             d.resize(640, 420);
             d.show();

@@ -35,4 +35,13 @@ public:
     std::size_t threadCount() const override { return 1; }
 };
 
+// job(i) for i in [0, count): on `runner` when there is one and more than one job, else inline.
+inline void runEach(TaskRunner* runner, std::size_t count, const std::function<void(std::size_t)>& job)
+{
+    if (runner && count > 1)
+        runner->parallelFor(count, job);
+    else
+        for (std::size_t i = 0; i < count; ++i) job(i);
+}
+
 } // namespace lv::core

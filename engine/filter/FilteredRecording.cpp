@@ -95,10 +95,7 @@ core::Status FilteredRecording::readRaw(std::span<const core::RawSlice> slices, 
         if (slices[i].channel < m_filters.size() && m_filters[slices[i].channel])
             results[i] = filterSlice(slices[i], wide[i], wideFirst[i]);
     };
-    if (control.runner && slices.size() > 1)
-        control.runner->parallelFor(slices.size(), job);
-    else
-        for (std::size_t i = 0; i < slices.size(); ++i) job(i);
+    core::runEach(control.runner, slices.size(), job);
     for (core::Status& s : results) LV_TRY(std::move(s));
     return {};
 }

@@ -193,10 +193,7 @@ core::Status MontageRecording::readRaw(std::span<const core::RawSlice> slices, c
         }
         results[i] = combine(s, inputs);
     };
-    if (control.runner && slices.size() > 1)
-        control.runner->parallelFor(slices.size(), job);
-    else
-        for (std::size_t i = 0; i < slices.size(); ++i) job(i);
+    core::runEach(control.runner, slices.size(), job);
     for (core::Status& s : results) LV_TRY(std::move(s));
     return {};
 }

@@ -63,10 +63,7 @@ core::Result<Spectrogram> computeSpectrogram(core::Recording& recording, std::si
             out.columns[first + k].assign(psd->power.begin(), psd->power.end());
             out.segments[first + k] = static_cast<std::uint32_t>(psd->segments);
         };
-        if (control.runner)
-            control.runner->parallelFor(last - first, job);
-        else
-            for (std::size_t k = 0; k < last - first; ++k) job(k);
+        core::runEach(control.runner, last - first, job);
         if (control.progress) control.progress(last, columns);
     }
     for (std::size_t k = 0; k < o.welch.segment / 2 + 1; ++k)

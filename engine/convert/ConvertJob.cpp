@@ -61,10 +61,11 @@ void count(core::Recording& recording, const Selection& selection, JobResult& re
 }
 
 // The montage's derivations in place of the recorded channels; what could not be built goes to `notes`.
-core::Result<std::unique_ptr<montage::MontageRecording>>
-derive(std::unique_ptr<core::Recording> recording, const std::string& nameOrFile, std::vector<std::string>& notes)
+core::Result<std::unique_ptr<montage::MontageRecording>> derive(std::unique_ptr<core::Recording> recording,
+                                                                const ConvertJob& job, std::vector<std::string>& notes)
 {
-    auto built = montage::loadMontage(nameOrFile, recording->info());
+    if (job.montageGiven) return montage::MontageRecording::create(std::move(recording), *job.montageGiven);
+    auto built = montage::loadMontage(job.montage, recording->info());
     if (!built) return built.error();
     for (std::string& n : built->notes) notes.push_back("montage: " + n);
     return montage::MontageRecording::create(std::move(recording), built->montage);
@@ -156,8 +157,8 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
     result.annotationFile = user->file;
     *recording = AnnotatedRecording::wrap(std::move(*recording), user->annotations);
     std::vector<std::string> processing, notes; // said in the output's provenance; the montage's notes
-    if (!job.montage.empty()) {
-        auto derived = derive(std::move(*recording), job.montage, notes);
+    if (!job.montage.empty() || job.montageGiven) {
+        auto derived = derive(std::move(*recording), job, notes);
         if (!derived) return finish(fail(std::move(result), derived.error()));
         processing.push_back((*derived)->note());
         *recording = std::move(*derived);

@@ -11,9 +11,11 @@
 #include "convert/Targets.h"
 #include "core/TaskRunner.h"
 #include "filter/FilterSpec.h"
+#include "montage/Montage.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,7 @@ struct ConvertJob {
     // A montage's derivations written instead of the recorded channels (montage::loadMontage: a built-in's word or
     // a file), said in the output's provenance; the selection then picks derivations. "" : as recorded.
     std::string montage;
+    std::optional<montage::Montage> montageGiven; // the montage itself (the viewer's saved ones): used before `montage`
     bool verifyCrc = true;
     bool skipDamaged = false;
     DeidentifyOptions deidentify; // resolved per job (its own pseudonym and shift unless given)

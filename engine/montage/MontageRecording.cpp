@@ -3,6 +3,7 @@
 #include "montage/MontageRecording.h"
 
 #include "core/TimeFormat.h"
+#include "montage/DerivationPlan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,126 +13,19 @@
 
 namespace lv::montage {
 
-namespace {
-
-constexpr int kLargestDenominator = 1000; // weights of k/M (M <= this) keep a derivation exact
-
-// The smallest M with M x r whole for every r, or 0.
-int commonDenominator(const std::vector<double>& ratios)
-{
-    for (int m = 1; m <= kLargestDenominator; ++m) {
-        const bool whole = std::all_of(ratios.begin(), ratios.end(), [&](double r) {
-            const double v = r * m;
-            return std::abs(v - std::nearbyint(v)) <= 1e-9 * std::max(1.0, std::abs(v)) && std::abs(v) < 1e9;
-        });
-        if (whole) return m;
-    }
-    return 0;
-}
-
-// The time ranges every list covers.
-std::vector<core::TimeRange> intersect(const std::vector<core::TimeRange>& a, const std::vector<core::TimeRange>& b)
-{
-    std::vector<core::TimeRange> out;
-    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-        const core::TimeRange cut{std::max(a[i].start, b[j].start), std::min(a[i].end, b[j].end)};
-        if (cut.start < cut.end) out.push_back(cut);
-        (a[i].end < b[j].end) ? ++i : ++j;
-    }
-    return out;
-}
-
-std::string hz(double fs) { return core::formatNumber(fs, 6) + " Hz"; }
-
-} // namespace
-
 core::Result<std::unique_ptr<MontageRecording>> MontageRecording::create(std::unique_ptr<core::Recording> inner,
                                                                          const Montage& montage)
 {
     std::unique_ptr<MontageRecording> r(new MontageRecording());
     r->m_inner = std::move(inner);
     r->m_name = montage.name;
-    const core::RecordingInfo& source = r->m_inner->info();
-    r->m_info = source;
+    r->m_info = r->m_inner->info();
     r->m_info.channels.clear();
-    std::map<std::string, std::size_t> byName;
-    for (std::size_t c = 0; c < source.channels.size(); ++c) byName.emplace(source.channels[c].name, c);
     for (const Derivation& d : montage.derivations) {
-        const auto refuse = [&](const std::string& why) {
-            return core::makeError(core::ErrorCode::InvalidArgument, "derivation " + d.name + ": " + why, source.path);
-        };
-        if (d.terms.empty()) return refuse("it sums no channel");
-        std::vector<std::size_t> channels;
-        for (const Term& t : d.terms) {
-            const auto it = byName.find(t.channel);
-            if (it == byName.end()) return refuse("the recording has no channel named " + t.channel);
-            const core::ChannelInfo& ch = source.channels[it->second];
-            if (ch.irregular) return refuse(t.channel + " is sampled at irregular times and has no grid to combine on");
-            const core::ChannelInfo& first = source.channels[channels.empty() ? it->second : channels.front()];
-            if (ch.fs != first.fs)
-                return refuse(first.name + " is sampled at " + hz(first.fs) + " and " + ch.name + " at " + hz(ch.fs) +
-                              ": channels of different rates cannot be combined");
-            channels.push_back(it->second);
-        }
-        const core::ChannelInfo& first = source.channels[channels.front()];
-        const core::SampleGrid grid = first.grid();
-        const double tolerance = std::max(1.0, 0.01 * 1e6 / first.fs); // us
-        std::vector<std::int64_t> shifts;
-        std::int64_t lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
-        for (std::size_t c : channels) {
-            const core::ChannelInfo& ch = source.channels[c];
-            const std::int64_t shift = grid.nearestIndex(ch.start);
-            if (std::abs(static_cast<double>(grid.timeOf(shift) - ch.start)) > tolerance)
-                return refuse(first.name + " and " + ch.name +
-                              " are not sampled on one grid (their samples fall at "
-                              "different times)");
-            shifts.push_back(shift);
-            lo = std::max(lo, shift);
-            hi = std::min(hi, shift + ch.gridLength);
-        }
-        Plan plan;
-        double smallest = std::numeric_limits<double>::infinity();
-        for (std::size_t c : channels)
-            if (source.channels[c].conversionFactor != 0)
-                smallest = std::min(smallest, std::abs(source.channels[c].conversionFactor));
-        if (!std::isfinite(smallest)) smallest = 1;
-        std::vector<double> ratios;
-        double offset = 0;
-        for (std::size_t k = 0; k < channels.size(); ++k) {
-            const core::ChannelInfo& ch = source.channels[channels[k]];
-            ratios.push_back(d.terms[k].weight * ch.conversionFactor / smallest);
-            offset += d.terms[k].weight * ch.offset;
-        }
-        const int m = commonDenominator(ratios);
-        plan.exact = m > 0;
-        for (std::size_t k = 0; k < channels.size(); ++k)
-            plan.parts.push_back({channels[k], lo - shifts[k],
-                                  plan.exact ? static_cast<std::int64_t>(std::nearbyint(ratios[k] * m)) : 0,
-                                  d.terms[k].weight});
-        core::ChannelInfo out;
-        out.name = d.name;
-        out.unit = d.unit.empty() ? first.unit : d.unit;
-        out.fs = first.fs;
-        out.conversionFactor = plan.exact ? smallest / m : smallest / 16;
-        out.offset = offset;
-        out.gridLength = std::max<std::int64_t>(0, hi - lo);
-        out.start = grid.timeOf(lo);
-        out.end = out.grid().timeOf(out.gridLength);
-        std::vector<core::TimeRange> segments{{out.start, out.end}};
-        for (std::size_t c : channels) segments = intersect(segments, source.channels[c].segments);
-        out.segments = segments;
-        core::Uutc at = out.start;
-        for (const core::TimeRange& s : segments) {
-            if (s.start > at) out.gaps.push_back({at, s.start});
-            at = s.end;
-            out.sampleCount += core::sampleSpan(out, s).count;
-        }
-        if (at < out.end) out.gaps.push_back({at, out.end});
-        for (std::size_t k = 0; k < channels.size(); ++k)
-            out.description += (k == 0 ? "" : " + ") + core::formatNumber(d.terms[k].weight, 6) + " x " +
-                               source.channels[channels[k]].name;
-        r->m_info.channels.push_back(std::move(out));
-        r->m_plans.push_back(std::move(plan));
+        auto plan = planDerivation(r->m_inner->info(), d);
+        if (!plan) return plan.error();
+        r->m_info.channels.push_back(std::move(plan->channel));
+        r->m_plans.push_back({std::move(plan->parts), plan->exact});
     }
     r->m_overflow = std::vector<std::atomic<bool>>(r->m_plans.size());
     return r;

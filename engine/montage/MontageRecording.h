@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Recording.h"
+#include "montage/DerivationPlan.h"
 #include "montage/Montage.h"
 
 #include <atomic>
@@ -32,12 +33,7 @@ public:
     std::string note() const;
 
 private:
-    struct Part {
-        std::size_t channel = 0; // in the inner recording
-        std::int64_t shift = 0;  // inner sample = derived sample + shift
-        std::int64_t weight = 0; // exact: count = sum of weight x inner count
-        double scale = 0;        // otherwise: value = sum of scale x inner physical value
-    };
+    using Part = DerivationPart;
     struct Plan {
         std::vector<Part> parts;
         bool exact = true;

@@ -174,3 +174,19 @@ TEST(MontageRecording, SumsBeyondACountAreMissingAndWarnedNeverWrapped)
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_EQ(warnings[0], "derivation big: sums beyond 2^31 steps of 0.5 uV are written as missing");
 }
+
+// A MEF segment holds gaps of its own: a derivation's gaps come from its channels' gaps, not their segments.
+TEST(MontageRecording, GapsInsideOneSegmentAreTheDerivationsGaps)
+{
+    auto source = threeChannels();
+    for (core::ChannelInfo& ch : source->description.channels) ch.segments = {{ch.start, ch.end}}; // as MEF says
+    auto r = derive(std::move(source), {"", {{"Fp1-F7", "", "", {{"Fp1", 1}, {"F7", -1}}, {}}}});
+    ASSERT_TRUE(r);
+    const core::ChannelInfo& ch = r->info().channels[0];
+    const core::SampleGrid grid = ch.grid();
+    ASSERT_EQ(ch.gaps.size(), 2u);
+    EXPECT_EQ(ch.gaps[0], (core::TimeRange{grid.timeOf(100), grid.timeOf(150)}));
+    EXPECT_EQ(ch.gaps[1], (core::TimeRange{grid.timeOf(300), grid.timeOf(320)}));
+    EXPECT_EQ(ch.segments.size(), 3u);
+    EXPECT_EQ(ch.sampleCount, 1000 - 50 - 20);
+}

@@ -45,6 +45,12 @@ double ChannelScales::channelFactor(std::size_t channel) const
     return it == m_channelGain.end() ? 1.0 : it->second;
 }
 
+void ChannelScales::forgetChannelsFrom(std::size_t first)
+{
+    std::erase_if(m_channelGain, [first](const auto& e) { return e.first >= first; });
+    std::erase_if(m_channelFit, [first](const auto& e) { return e.first >= first; });
+}
+
 void ChannelScales::forgetRecording()
 {
     m_channelGain.clear();

@@ -28,7 +28,8 @@ public:
     void scaleChannel(std::size_t channel, double factor);
     double channelFactor(std::size_t channel) const; // what scaleChannel made of it (1: none)
     const std::map<std::size_t, double>& channelFactors() const { return m_channelGain; }
-    void forgetRecording(); // fits and channel factors of the previous recording dropped
+    void forgetRecording();                     // fits and channel factors of the previous recording dropped
+    void forgetChannelsFrom(std::size_t first); // and of the channels from `first` on (a montage's lanes)
 
     // Fits from a frame's robust extents. Auto: each channel from every exact frame (the page shown; a coarse frame
     // only while it has none). A common sensitivity: units it does not convert to (e.g. degC beside uV) share one

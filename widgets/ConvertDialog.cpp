@@ -111,6 +111,11 @@ ConvertDialog::ConvertDialog(ConvertSource source, QWidget* parent)
     loadSettings();
     updateRange();
     updateDeidentifyList();
+    connect(m_montage, &QComboBox::currentIndexChanged, this, [this] {
+        m_channels->setEnabled(montageChoice().isEmpty()); // a montage writes its derivations
+    });
+    setMontage(m_source.montage);
+    m_channels->setEnabled(montageChoice().isEmpty());
     resize(980, 640);
 }
 
@@ -136,12 +141,31 @@ QWidget* ConvertDialog::makeTargetBox()
     auto* row = new QHBoxLayout;
     row->addWidget(m_output, 1);
     row->addWidget(browse);
+    m_montage = new QComboBox;
+    m_montage->setObjectName("montage");
+    m_montage->addItem(tr("Channels as recorded"), QString());
+    for (const auto& [word, name] : {std::pair{"double-banana", "Double banana"},
+                                     {"transverse", "Transverse bipolar"},
+                                     {"average", "Average reference"}})
+        m_montage->addItem(tr("%1 derivations").arg(name), QString(word));
+    for (const montage::Montage& m : m_source.saved)
+        m_montage->addItem(tr("%1 derivations").arg(QString::fromStdString(m.name)),
+                           "saved:" + QString::fromStdString(m.name));
     auto* form = new QFormLayout(box);
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Output:"), row);
+    form->addRow(tr("Write:"), m_montage);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ConvertDialog::formatChanged);
     return box;
 }
+
+void ConvertDialog::setMontage(const QString& choice)
+{
+    const int i = m_montage->findData(choice);
+    m_montage->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+QString ConvertDialog::montageChoice() const { return m_montage->currentData().toString(); }
 
 QWidget* ConvertDialog::makeRangeBox()
 {
@@ -309,9 +333,18 @@ core::Result<convert::ConvertJob> ConvertDialog::buildJob() const
     job.password = m_source.password.toStdString();
     job.snapshotDirectory = formats::mef3::defaultSnapshotDirectory();
     job.annotationDirectory = annotations::defaultDataDirectory();
-    if (m_channels->checkedChannels().empty()) return refuse(tr("Check at least one channel."));
-    job.selection.channels = m_channels->channelList().toStdString();
-    job.rename = m_channels->renameSpec().toStdString();
+    const QString montage = montageChoice();
+    if (montage.startsWith("saved:")) {
+        for (const montage::Montage& m : m_source.saved)
+            if ("saved:" + QString::fromStdString(m.name) == montage) job.montageGiven = m;
+    } else {
+        job.montage = montage.toStdString(); // a built-in's word, as the CLI's --montage takes it
+    }
+    if (montage.isEmpty()) { // the channels as recorded: those checked, renamed
+        if (m_channels->checkedChannels().empty()) return refuse(tr("Check at least one channel."));
+        job.selection.channels = m_channels->channelList().toStdString();
+        job.rename = m_channels->renameSpec().toStdString();
+    }
     QString problem;
     const auto range = chosenRange(&problem);
     if (!range) return refuse(problem);

@@ -7,6 +7,7 @@
 
 #include "convert/ConvertJob.h"
 #include "core/RecordingInfo.h"
+#include "montage/Montage.h"
 
 #include <QDialog>
 #include <QThreadPool>
@@ -34,6 +35,8 @@ struct ConvertSource {
     std::vector<std::size_t> visible;         // channels shown
     core::TimeRange view{};                   // the page shown
     std::optional<core::TimeRange> selection; // the last range dragged on the plot
+    QString montage = {};                     // the viewer's (MainWindow::setMontage's words), "" as recorded
+    std::vector<montage::Montage> saved = {}; // the user's saved montages ("saved:NAME")
 };
 
 class ConvertDialog : public QDialog {
@@ -50,6 +53,10 @@ public:
     QString output() const;
     void setRangeMode(RangeMode mode);
     void setTypedRange(const QString& start, const QString& end);
+    // What is written: the channels as recorded (""), or a montage's derivations (MainWindow::setMontage's words;
+    // the channel table is then not used: every derivation is written). The viewer's montage to begin with.
+    void setMontage(const QString& choice);
+    QString montageChoice() const;
     ConvertChannelTable* channels() const { return m_channels; }
     void setInteractive(bool on) { m_interactive = on; } // false: no message boxes (tests)
 
@@ -92,6 +99,7 @@ private:
     QThreadPool m_pool;
     JobTracker m_jobs; // lane 0: the conversion, lane 1: the resolution check
     QComboBox* m_format;
+    QComboBox* m_montage;
     QLineEdit* m_output;
     ConvertChannelTable* m_channels;
     QComboBox* m_range;

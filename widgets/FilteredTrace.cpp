@@ -1,6 +1,9 @@
-// The page widened by filter::settleSamples on each side, read once through the cache, filtered with
-// filter::filterRuns, and cropped back to the page.
+// The page widened by filter::settleSamples on each side, read once through the cache (each channel a lane sums),
+// filtered with filter::filterRuns, and cropped back to the page.
 #include "FilteredTrace.h"
+
+#include "MontageLanes.h"
+#include "TraceBuilder.h"
 
 #include "cache/ViewContext.h"
 #include "filter/Filtering.h"
@@ -45,29 +48,64 @@ std::size_t FilteredTraceCache::hits() const
     return m_hits;
 }
 
-bool filteredPoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
-                    const filter::FilterSpec& spec, std::int64_t first, std::int64_t end, bool samples,
+namespace {
+
+// Counts [from, to) of a recorded channel, scaled by `weight`, added into `values` (NaN where missing).
+bool addChannel(view::ViewSession& session, std::size_t channel, std::int64_t from, std::int64_t to, double weight,
+                const core::ReadControl& control, std::vector<double>& values, std::string& error)
+{
+    const core::ChannelInfo& ch = session.info().channels.at(channel);
+    const std::int64_t a = std::clamp<std::int64_t>(from, 0, ch.gridLength);
+    const std::int64_t b = std::clamp<std::int64_t>(to, a, ch.gridLength);
+    std::vector<std::int32_t> raw(static_cast<std::size_t>(b - a));
+    if (auto s = cache::readThroughCache(session.context(), channel, a, raw, control); !s) {
+        error = s.error().describe();
+        return false;
+    }
+    for (std::int64_t i = from; i < to; ++i) {
+        double& v = values[static_cast<std::size_t>(i - from)];
+        const std::int32_t count = i >= a && i < b ? raw[static_cast<std::size_t>(i - a)] : core::kNoSample;
+        v = count == core::kNoSample ? kNaN
+                                     : v + weight * (static_cast<double>(count) * ch.conversionFactor + ch.offset);
+    }
+    return true;
+}
+
+} // namespace
+
+bool laneValues(view::ViewSession& session, const MontageLanes* montage, std::size_t channel, std::int64_t from,
+                std::int64_t to, const core::ReadControl& control, std::vector<double>& values, std::string& error)
+{
+    values.assign(static_cast<std::size_t>(std::max<std::int64_t>(0, to - from)), 0.0);
+    if (!montage || !montage->isLane(channel))
+        return addChannel(session, channel, from, to, 1.0, control, values, error);
+    for (const montage::DerivationPart& p : montage->plan(channel).parts)
+        if (!addChannel(session, p.channel, from + p.shift, to + p.shift, p.scale, control, values, error))
+            return false;
+    return true;
+}
+
+bool computedPoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
+                    const filter::FilterSpec* spec, std::int64_t first, std::int64_t end, bool samples,
                     const core::ReadControl& control, ChannelTrace& t, std::vector<core::TimeRange>& nan,
                     std::string& error)
 {
     const core::RecordingInfo& info = session.info();
-    const core::ChannelInfo& ch = info.channels.at(channel);
-    auto sos = filter::designFilter(spec, ch.fs);
-    if (!sos) {
-        error = ch.name + ": " + sos.error().message;
-        return false;
+    const core::ChannelInfo& ch = shownChannel(session, request, channel);
+    std::optional<filter::Sos> sos;
+    if (spec) {
+        auto designed = filter::designFilter(*spec, ch.fs);
+        if (!designed) {
+            error = ch.name + ": " + designed.error().message;
+            return false;
+        }
+        sos = std::move(*designed);
     }
-    const std::int64_t margin = std::max<long long>(0, filter::settleSamples(*sos));
+    const std::int64_t margin = sos ? std::max<long long>(0, filter::settleSamples(*sos)) : 0;
     const std::int64_t from = std::max<std::int64_t>(0, first - margin), to = std::min(ch.gridLength, end + margin);
-    std::vector<std::int32_t> raw(static_cast<std::size_t>(to - from));
-    if (auto s = cache::readThroughCache(session.context(), channel, from, raw, control); !s) {
-        error = s.error().describe();
-        return false;
-    }
-    std::vector<double> v(raw.size());
-    for (std::size_t i = 0; i < raw.size(); ++i)
-        v[i] = raw[i] == core::kNoSample ? kNaN : static_cast<double>(raw[i]) * ch.conversionFactor;
-    filter::filterRuns(*sos, v, spec.phase);
+    std::vector<double> v;
+    if (!laneValues(session, request.montage.get(), channel, from, to, control, v, error)) return false;
+    if (sos) filter::filterRuns(*sos, v, spec->phase);
     const core::SampleGrid grid = ch.grid();
     const double origin = static_cast<double>(grid.origin - info.start) / 1e6, step = 1.0 / grid.fs;
     const std::int64_t n = end - first;

@@ -1,6 +1,7 @@
-// Display filtering of a trace: the page's samples plus the filter's settling margins read through the block cache,
-// filtered run by run between gaps (zero-phase unless causal), then drawn as samples or min/max per column; traces
-// of recent pages are kept, so paging back and forth filters nothing twice. Never called on the UI thread.
+// Computed traces: a montage lane's sums and display filtering. The page's samples (of every channel a lane sums)
+// plus the filter's settling margins are read through the block cache, summed, filtered run by run between gaps
+// (zero-phase unless causal), then drawn as samples or min/max per column; traces of recent pages are kept, so
+// paging back and forth computes nothing twice. Never called on the UI thread.
 #pragma once
 
 #include "TraceFrame.h"
@@ -16,7 +17,7 @@
 
 namespace lv::widgets {
 
-// Wider views than this many samples per channel are drawn unfiltered (the label says so).
+// Wider views than this many samples per channel are drawn unfiltered (the label says so), montage lanes not at all.
 constexpr std::int64_t kFilterLimit = std::int64_t{1} << 22;
 
 // Filtered traces of recent pages, shared by the frame threads: least recently used first out.
@@ -35,10 +36,17 @@ private:
     std::map<std::string, std::list<std::pair<std::string, ChannelTrace>>::iterator> m_index;
 };
 
-// Samples [first, end) of the channel through `spec`, as points per sample (`samples`) or min/max per column of
-// the request, with NaN runs where samples are missing. False (and `error`) when a read or the design failed.
-bool filteredPoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
-                    const filter::FilterSpec& spec, std::int64_t first, std::int64_t end, bool samples,
+// The physical values of grid samples [from, to) of a recorded channel, or of a lane of `montage` (the weighted sum
+// of its channels' values); NaN where a sample (of any channel summed) is missing. False (and `error`) when a read
+// failed.
+bool laneValues(view::ViewSession& session, const MontageLanes* montage, std::size_t channel, std::int64_t from,
+                std::int64_t to, const core::ReadControl& control, std::vector<double>& values, std::string& error);
+
+// Samples [first, end) of the channel (or lane) through `spec` (none: as they are), as points per sample
+// (`samples`) or min/max per column of the request, with NaN runs where samples are missing. False (and `error`)
+// when a read or the design failed.
+bool computedPoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
+                    const filter::FilterSpec* spec, std::int64_t first, std::int64_t end, bool samples,
                     const core::ReadControl& control, ChannelTrace& t, std::vector<core::TimeRange>& nan,
                     std::string& error);
 

@@ -10,6 +10,7 @@
 #include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
+#include "SpectrumDock.h"
 #include "SystemTheme.h"
 #include "TimeEntry.h"
 #include "TimeMode.h"
@@ -164,7 +165,7 @@ void MainWindow::openPath(const QString& path, const QString& password)
 void MainWindow::reloadChanged(const QString& path)
 {
     if (!m_open || path != m_loader->path() || path != m_openingPath) return; // not while another one opens
-    const core::RecordingInfo* info = m_loader->info();
+    const core::RecordingInfo* info = m_loader->displayInfo();                // a montage's lanes by their names too
     m_reloadRange = m_view.range();
     m_reloadShown.clear();
     for (std::size_t c : m_rows.shown()) m_reloadShown.push_back(info->channels.at(c).name);
@@ -193,6 +194,7 @@ void MainWindow::closeRecording()
     m_annotations->setRecording(nullptr);
     m_user->setRecording(nullptr, {}, {});
     m_rows.setShown({});
+    m_recordedShown.clear();
     updateRowBar();
     setWindowTitle("Longview");
 }
@@ -228,12 +230,21 @@ void MainWindow::onOpened(const QString& path)
     if (!m_reloading) m_rows.scrollTo(0); // a new recording starts at its first channel
     m_checkOnDisk = !m_reloading;
     if (m_reloading) {
+        applyMontage(false);
         applyReloadedView();
         emit recordingOpened();
         emit sessionReloaded();
         return;
     }
     restoreRecordingView();
+    if (!m_initial.montage.isEmpty()) { // --montage: this recording type's choice from now on
+        const QString word = m_initial.montage == "referential" ? QString() : m_initial.montage;
+        if (word.isEmpty() || buildChoice(word))
+            remember(montageKey(), word);
+        else
+            statusBar()->showMessage(tr("--montage: no montage \"%1\"").arg(m_initial.montage), 10000);
+    }
+    applyMontage(false);
     applyInitialView();
     emit recordingOpened();
 }
@@ -241,7 +252,7 @@ void MainWindow::onOpened(const QString& path)
 void MainWindow::applyReloadedView()
 {
     m_reloading = false;
-    const core::RecordingInfo* info = m_loader->info();
+    const core::RecordingInfo* info = m_loader->displayInfo();
     std::vector<std::size_t> shown;
     for (const std::string& name : m_reloadShown)
         if (const int c = info->channelIndex(name); c >= 0) shown.push_back(static_cast<std::size_t>(c));
@@ -255,7 +266,7 @@ void MainWindow::applyReloadedView()
 
 void MainWindow::applyInitialView()
 {
-    const core::RecordingInfo* info = m_loader->info();
+    const core::RecordingInfo* info = m_loader->displayInfo(); // --channels may name derivations
     const InitialView initial = std::exchange(m_initial, InitialView{});
     if (!initial.channels.isEmpty()) {
         std::vector<std::size_t> chosen;
@@ -268,7 +279,7 @@ void MainWindow::applyInitialView()
         }
         if (!chosen.empty()) m_rows.setShown(chosen);
     }
-    m_browser->setVisibleChannels(m_rows.shown());
+    m_browser->setVisibleChannels(m_loader->montage() ? m_recordedShown : m_rows.shown());
     core::Uutc start = info->start;
     if (!initial.start.isEmpty()) {
         auto t = core::parseTimeArgument(initial.start.toStdString(), info->start);
@@ -325,6 +336,8 @@ void MainWindow::viewChanged()
     m_plot->setView(m_view.range(), m_rows.onScreen());
     updateRowBar();
     m_overview->setWindow(m_view.range());
+    m_spectrum->setLanes(m_rows.shown());
+    m_spectrum->setPage(m_view.range());
     const bool whole = m_view.range() == m_view.bounds();
     int preset = -1;
     for (int i = 0; i < m_pageCombo->count(); ++i) {
@@ -465,6 +478,12 @@ void MainWindow::setPageLength(core::Uutc span)
 
 void MainWindow::setVisibleChannels(const std::vector<std::size_t>& channels)
 {
+    if (m_loader->montage()) { // the recorded channels' choice, for when the montage goes
+        m_recordedShown = channels;
+        m_browser->setVisibleChannels(channels);
+        saveRecordingView();
+        return;
+    }
     m_rows.setShown(channels);
     m_browser->setVisibleChannels(channels);
     saveRecordingView();
@@ -543,7 +562,9 @@ ConvertDialog* MainWindow::openConvertDialog()
     const core::RecordingInfo* info = m_loader->info();
     if (!m_open || !info) return nullptr;
     auto* dialog =
-        new ConvertDialog({m_openPath, m_password, *info, m_rows.shown(), m_view.range(), m_selection}, this);
+        new ConvertDialog({m_openPath, m_password, *info, m_loader->montage() ? m_recordedShown : m_rows.shown(),
+                           m_view.range(), m_selection, montageChoice(), savedMontages()},
+                          this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setInteractive(m_interactive);
     dialog->show();

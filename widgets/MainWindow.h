@@ -12,6 +12,7 @@
 #include "core/Error.h"
 #include "core/RecordingInfo.h"
 #include "core/Time.h"
+#include "montage/BuiltinMontages.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -36,8 +37,10 @@ class AnnotationList;
 class CalibrationDialog;
 class ConversionQueue;
 class ConvertDialog;
+class MontageEditor;
 class OverviewStrip;
 class SessionBrowser;
+class SpectrumDock;
 class TraceLoader;
 class TracePlot;
 class TypeSensitivityDialog;
@@ -45,9 +48,10 @@ class UserAnnotations;
 
 // How the window first shows a recording (the GUI's command line).
 struct InitialView {
-    QString start;    // time argument (uUTC, ISO 8601, +SECONDS); empty: the recording's start
-    double span = 0;  // seconds; 0: the remembered page length
-    QString channels; // comma-separated names; empty: all
+    QString start;        // time argument (uUTC, ISO 8601, +SECONDS); empty: the recording's start
+    double span = 0;      // seconds; 0: the remembered page length
+    QString channels;     // comma-separated names (channels, or a montage's derivations); empty: all
+    QString montage = {}; // MainWindow::setMontage's words; empty: the one remembered for the recording's format
 };
 
 class MainWindow : public QMainWindow {
@@ -110,6 +114,21 @@ public:
     // ("hp=0.5,lp=70,notch=50"; "" for none), remembered for every recording. False when the text is no filter.
     bool setDisplayFilter(const QString& spec);
     QString displayFilter() const;
+    // View > Montage (F1-F12): the lanes drawn. "" (or "referential"): the channels as recorded; "double-banana",
+    // "transverse", "average": built from the recording's electrode names (the average leaves out the channels
+    // hidden as recorded); "saved:NAME": one of savedMontages(). Remembered for recordings of this format. False
+    // when the choice is none of them.
+    bool setMontage(const QString& choice);
+    QString montageChoice() const; // for the open recording's format
+    // The user's montages (the editor's, imported files), F5-F12 in the menu; saving one of the same name replaces it.
+    std::vector<montage::Montage> savedMontages() const;
+    void saveMontage(const montage::Montage& montage);
+    // View > Montage > Import Montage File...: read in the background (EDFbrowser's .mtg or Longview's JSON),
+    // saved and shown; montageImported follows.
+    void importMontage(const QString& path);
+    // View > Montage > Edit Montages...: the editor on the montage shown (the double banana when none), shown;
+    // accepted, saved and shown. nullptr when nothing is open.
+    MontageEditor* editMontage();
 
     TracePlot* plot() const { return m_plot; }
     TraceLoader* loader() const { return m_loader; }
@@ -117,6 +136,7 @@ public:
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
     ConversionQueue* queue() const { return m_queue; }
+    SpectrumDock* spectrum() const { return m_spectrum; } // View > Spectrum
     // File > Export/Convert...: a ConvertDialog on the open recording (nullptr when none is open), shown.
     ConvertDialog* openConvertDialog();
     AboutDialog* showAbout(); // Help > About Longview: the dialog (one at a time), shown
@@ -154,7 +174,8 @@ signals:
     void pageExported(const QString& path, const QString& error); // error empty: written
     void recordingOpened();
     void openFailed(const QString& message);
-    void viewSettled();     // the exact frame of the current view, at the current size, has been drawn
+    void viewSettled(); // the exact frame of the current view, at the current size, has been drawn
+    void montageImported(const QString& path, const QString& error); // error empty: imported and shown
     void sessionReloaded(); // the session changed on disk after it was shown: opened again, same view
 
 protected:
@@ -169,6 +190,12 @@ private:
     void createAnnotationActions();           // the Edit menu: undo, redo, the user's annotations
     void createIrregularActions(QMenu* view); // View > Irregular Channels: steps or points, the longest step
     void createFilterActions(QMenu* view);    // View > Filter: off, the common EEG filters, a spec of one's own
+    void createMontageActions(QMenu* view);   // View > Montage: as recorded, built in, saved (F1-F12)
+    void updateMontageMenu();
+    // The remembered montage of this recording type onto loader, plot and rows; with `refresh` frames are asked for.
+    void applyMontage(bool refresh = true);
+    QString montageKey() const;
+    std::optional<montage::MontageBuild> buildChoice(const QString& choice) const;
     void loadUserAnnotations();
     AnnotationDialog* openAnnotationDialog(const core::Annotation& initial, int index);
     void createDocks();
@@ -219,11 +246,16 @@ private:
     QComboBox* m_scaleCombo;
     QMenu* m_recentMenu = nullptr;
     ConversionQueue* m_queue = nullptr;
+    SpectrumDock* m_spectrum = nullptr;
     QMenu* m_docksMenu = nullptr;
     QActionGroup* m_pageGroup = nullptr;
     QTimer* m_requestTimer;
     ViewState m_view;
-    ChannelRows m_rows; // the channels shown, and those on screen
+    ChannelRows m_rows;                       // the channels shown, and those on screen
+    std::vector<std::size_t> m_recordedShown; // while a montage shows: the channels shown as recorded
+    QMenu* m_montageMenu = nullptr;
+    QActionGroup* m_montageGroup = nullptr;
+    std::vector<QAction*> m_montageActions;
     InitialView m_initial;
     Theme m_theme;
     QString m_themeChoice = QStringLiteral("system");

@@ -1,6 +1,8 @@
 // MainWindow's menus, toolbar, docks and recent-files list: every action and the control it drives.
 #include "MainWindow.h"
 
+#include "SpectrumDock.h"
+
 #include "AnnotationList.h"
 #include "CalibrationDialog.h"
 #include "ConversionQueue.h"
@@ -71,6 +73,12 @@ void MainWindow::createDocks()
     queueDock->setWidget(m_queue);
     addDockWidget(Qt::BottomDockWidgetArea, queueDock);
     queueDock->hide(); // View > Conversion Queue shows it
+    m_spectrum = new SpectrumDock(m_loader, this);
+    addDockWidget(Qt::RightDockWidgetArea, m_spectrum);
+    m_spectrum->hide(); // View > Spectrum shows it
+    connect(m_plot, &TracePlot::rangeSelected, m_spectrum, [this](qint64 a, qint64 b) {
+        m_spectrum->setSelection(core::TimeRange{a, b});
+    });
     connect(m_queue, &ConversionQueue::openRequested, this, [this](const QString& path) { openPath(path); });
 }
 
@@ -188,6 +196,7 @@ void MainWindow::createActions()
     });
     createIrregularActions(view);
     createFilterActions(view);
+    createMontageActions(view);
     view->addAction(tr("Clear &Cursors"), QKeySequence(Qt::Key_Escape), m_plot, &TracePlot::clearCursors);
     view->addSeparator();
     createRowActions(view);
@@ -218,6 +227,11 @@ void MainWindow::createActions()
     queue->setText(tr("Conversion &Queue"));
     queue->setObjectName("conversionQueue");
     view->addAction(queue);
+    QAction* spectrum = m_spectrum->toggleViewAction();
+    spectrum->setText(tr("S&pectrum"));
+    spectrum->setObjectName("spectrumAction");
+    spectrum->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+    view->addAction(spectrum);
     m_docksMenu = view->addMenu(tr("&Docks"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_docksMenu->addAction(dock->toggleViewAction());
 

@@ -104,7 +104,7 @@ AnnotationDialog* MainWindow::addAnnotationAt(core::Uutc t, std::optional<std::s
     core::Annotation initial;
     initial.time = std::clamp(t, info->start, info->end);
     initial.type = "Note";
-    if (channel) initial.channel = info->channels.at(*channel).name;
+    if (channel && *channel < info->channels.size()) initial.channel = info->channels[*channel].name; // not a lane
     return openAnnotationDialog(initial, -1);
 }
 

@@ -10,6 +10,7 @@
 
 #include <QActionGroup>
 #include <QMenu>
+#include <QStatusBar>
 #include <algorithm>
 #include <map>
 
@@ -53,7 +54,7 @@ bool MainWindow::setDisplayFilter(const QString& spec)
 
 void MainWindow::applyDisplayFilter()
 {
-    const core::RecordingInfo* info = m_loader->info();
+    const core::RecordingInfo* info = m_loader->displayInfo(); // a montage's lanes too
     if (!info) return;
     auto spec = filter::parseFilterSpec(displayFilter().toStdString());
     const filter::FilterSpec chosen = spec ? *spec : filter::FilterSpec{};
@@ -61,9 +62,16 @@ void MainWindow::applyDisplayFilter()
     for (std::size_t c = 0; c < info->channels.size(); ++c)
         if (filtersType(m_plot->channelType(c))) channels.push_back(c);
     m_loader->setDisplayFilter(chosen, channels);
-    std::set<std::size_t> filtered;
-    for (const auto& [c, spec] : m_loader->filteredChannels()) filtered.insert(c);
-    m_plot->setFilterLabel(std::move(filtered), QString::fromStdString(filter::filterLabel(chosen)));
+    std::map<std::size_t, QString> labels; // a derivation's own filter is its own label
+    for (const auto& [c, spec] : m_loader->filteredChannels())
+        labels[c] = QString::fromStdString(filter::filterLabel(spec));
+    const std::size_t unfiltered = chosen.any() ? channels.size() - std::min(channels.size(), labels.size()) : 0;
+    if (unfiltered > 0) // sampled too slowly for an edge of the filter
+        statusBar()->showMessage(tr("%1: %n channel(s) drawn unfiltered, sampled below twice the filter's highest edge",
+                                    nullptr, static_cast<int>(unfiltered))
+                                     .arg(QString::fromStdString(filter::filterLabel(chosen))),
+                                 30000);
+    m_plot->setFilterLabels(std::move(labels));
 }
 
 void MainWindow::createFilterActions(QMenu* view)

@@ -144,13 +144,16 @@ void MainWindow::saveRecordingView()
     const core::RecordingInfo* info = m_loader->info();
     if (!m_open || !info) return;
     const auto name = [info](std::size_t c) { return QString::fromStdString(info->channels.at(c).name); };
+    const std::size_t recorded = info->channels.size(); // a montage's lanes come after: not remembered here
     QStringList shown, inverted;
-    for (std::size_t c : m_rows.shown()) shown << name(c);
+    for (std::size_t c : m_loader->montage() ? m_recordedShown : m_rows.shown()) shown << name(c);
     QVariantMap factors, offsets;
-    for (std::size_t c : m_plot->invertedChannels()) inverted << name(c);
+    for (std::size_t c : m_plot->invertedChannels())
+        if (c < recorded) inverted << name(c);
     for (const auto& [c, factor] : m_plot->channelFactors())
-        if (factor != 1.0) factors[name(c)] = factor;
-    for (const auto& [c, offset] : m_plot->channelOffsets()) offsets[name(c)] = offset;
+        if (factor != 1.0 && c < recorded) factors[name(c)] = factor;
+    for (const auto& [c, offset] : m_plot->channelOffsets())
+        if (c < recorded) offsets[name(c)] = offset;
     remember(recordingKey() + "/view",
              QVariantMap{{"shown", shown}, {"inverted", inverted}, {"factors", factors}, {"offsets", offsets}});
 }

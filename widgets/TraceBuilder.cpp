@@ -3,6 +3,7 @@
 
 #include "FilteredTrace.h"
 #include "IrregularTrace.h"
+#include "MontageLanes.h"
 #include "ThreadPriority.h"
 
 #include "cache/Envelope.h"
@@ -83,7 +84,7 @@ bool samplePoints(view::ViewSession& session, std::size_t channel, std::int64_t 
         const std::int64_t index = first + static_cast<std::int64_t>(i);
         t.x[i] = origin + static_cast<double>(index) * step;
         const std::int32_t v = raw[i];
-        t.y[i] = v == core::kNoSample ? kNaN : static_cast<double>(v) * factor;
+        t.y[i] = v == core::kNoSample ? kNaN : static_cast<double>(v) * factor + ch.offset;
         if (v == core::kNoSample) {
             if (runStart < 0) runStart = index;
         } else if (runStart >= 0) {
@@ -123,8 +124,8 @@ bool envelopePoints(view::ViewSession& session, const FrameRequest& request, std
         const cache::EnvelopeColumn& col = (*envelope)[c];
         if (col.hasData) {
             t.x.insert(t.x.end(), {x, x});
-            t.y.insert(t.y.end(), {static_cast<double>(col.minimum) * ch.conversionFactor,
-                                   static_cast<double>(col.maximum) * ch.conversionFactor});
+            t.y.insert(t.y.end(), {static_cast<double>(col.minimum) * ch.conversionFactor + ch.offset,
+                                   static_cast<double>(col.maximum) * ch.conversionFactor + ch.offset});
         } else {
             t.x.push_back(x);
             t.y.push_back(kNaN);
@@ -211,14 +212,34 @@ std::vector<core::TimeRange> damagedRuns(const view::ViewSession& session, std::
     return unionRanges(std::move(runs));
 }
 
+// A lane's damage: that of every channel it sums, at the lane's samples.
+std::vector<core::TimeRange> laneDamage(const view::ViewSession& session, const FrameRequest& request,
+                                        std::size_t channel, std::int64_t first, std::int64_t end)
+{
+    if (!request.montage || !request.montage->isLane(channel)) return damagedRuns(session, channel, first, end);
+    std::vector<core::TimeRange> runs;
+    for (const montage::DerivationPart& p : request.montage->plan(channel).parts) {
+        const std::vector<core::TimeRange> own = damagedRuns(session, p.channel, first + p.shift, end + p.shift);
+        runs.insert(runs.end(), own.begin(), own.end());
+    }
+    return unionRanges(std::move(runs));
+}
+
 } // namespace
+
+const core::ChannelInfo& shownChannel(const view::ViewSession& session, const FrameRequest& request,
+                                      std::size_t channel)
+{
+    return request.montage ? request.montage->info.channels.at(channel) : session.info().channels.at(channel);
+}
 
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
                         const core::CancelToken& cancel, std::string& error)
 {
     const core::RecordingInfo& info = session.info();
-    const core::ChannelInfo& ch = info.channels.at(channel);
+    const core::ChannelInfo& ch = shownChannel(session, request, channel);
     if (ch.irregular) return buildIrregularTrace(session.context(), request, channel, cancel, error); // no grid
+    const bool lane = request.montage && request.montage->isLane(channel);
     ChannelTrace t;
     t.channel = channel;
     const core::SampleGrid grid = ch.grid();
@@ -232,23 +253,27 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     const bool samples = request.exact && static_cast<double>(end - first) <=
                                               static_cast<double>(request.columns) * kSamplesPerColumnLimit;
     const auto bits = request.bitViews.find(channel);
-    const bool asBits = bits != request.bitViews.end() && bits->second != BitView::Value;
+    const bool asBits = !lane && bits != request.bitViews.end() && bits->second != BitView::Value;
     const auto filtered = request.filters.find(channel);
     const bool filter =
         !asBits && filtered != request.filters.end() && filtered->second.any() && end - first <= kFilterLimit;
-    if (filter && !request.exact) return t; // a coarse frame never decodes: the lane waits for the exact frame
-    const std::string key = filter ? std::to_string(channel) + "|" + filter::filterSpecText(filtered->second) + "|" +
-                                         std::to_string(first) + "|" + std::to_string(end) + "|" +
-                                         std::to_string(request.columns) + (samples ? "|s" : "|e")
-                                   : std::string();
-    if (filter && request.filtered)
+    // A lane sums decoded samples: none beyond the filter's limit (the label says so) and none in a coarse frame.
+    if (lane && end - first > kFilterLimit) return t;
+    const bool computed = filter || lane;
+    if (computed && !request.exact) return t; // a coarse frame never decodes: the lane waits for the exact frame
+    const std::string key = computed ? std::to_string(channel) + "|" +
+                                           (filter ? filter::filterSpecText(filtered->second) : std::string()) + "|" +
+                                           std::to_string(first) + "|" + std::to_string(end) + "|" +
+                                           std::to_string(request.columns) + (samples ? "|s" : "|e")
+                                     : std::string();
+    if (computed && request.filtered)
         if (auto kept = request.filtered->find(key)) return std::move(*kept);
     if (asBits) {
         if (!bitPoints(session, request, channel, bits->second, first, end, control, t, nan, error)) return t;
         t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
-    } else if (filter) {
-        if (!filteredPoints(session, request, channel, filtered->second, first, end, samples, control, t, nan, error))
-            return t;
+    } else if (computed) {
+        const filter::FilterSpec* spec = filter ? &filtered->second : nullptr;
+        if (!computedPoints(session, request, channel, spec, first, end, samples, control, t, nan, error)) return t;
         t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
     } else if (samples) {
         if (!samplePoints(session, channel, first, end, control, t, nan, error)) return t;
@@ -257,7 +282,7 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
         if (!envelopePoints(session, request, channel, first, end, control, t, nan, error)) return t;
         t.nanRuns = unionRanges(std::move(nan));
     }
-    t.damagedRuns = damagedRuns(session, channel, first, end); // missing samples, but not NaN runs
+    t.damagedRuns = laneDamage(session, request, channel, first, end); // missing samples, but not NaN runs
     if (!t.damagedRuns.empty()) t.nanRuns = subtractRanges(t.nanRuns, t.damagedRuns);
     std::vector<core::TimeRange> breaks = clipRanges(gaps, request.range);
     breaks.insert(breaks.end(), t.nanRuns.begin(), t.nanRuns.end());
@@ -267,7 +292,7 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
         middles.push_back(secondsFrom(info.start, g.start + g.duration() / 2));
     insertBreaks(t, middles);
     robustExtent(t);
-    if (filter && request.filtered && !(control.cancel && control.cancel->cancelled())) request.filtered->put(key, t);
+    if (computed && request.filtered && !(control.cancel && control.cancel->cancelled())) request.filtered->put(key, t);
     return t;
 }
 
@@ -281,7 +306,7 @@ std::shared_ptr<TraceFrame> buildFrame(view::ViewSession& session, const FrameRe
     frame->exact = request.exact;
     frame->samples = request.exact && !request.channels.empty();
     for (std::size_t c : request.channels) { // every channel drawn sample by sample
-        const double n = static_cast<double>(request.range.duration()) / 1e6 * session.info().channels.at(c).fs;
+        const double n = static_cast<double>(request.range.duration()) / 1e6 * shownChannel(session, request, c).fs;
         frame->samples = frame->samples && n <= static_cast<double>(request.columns) * kSamplesPerColumnLimit;
     }
     // Channels side by side, each into its own slot.

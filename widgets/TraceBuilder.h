@@ -16,6 +16,10 @@ constexpr double kSamplesPerColumnLimit = 2.0;
 // The robust extent (1st and 99th percentile) of the trace's values, into low and high.
 void robustExtent(ChannelTrace& t);
 
+// A channel of the recording, or a lane of the request's montage.
+const core::ChannelInfo& shownChannel(const view::ViewSession& session, const FrameRequest& request,
+                                      std::size_t channel);
+
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
                         const core::CancelToken& cancel, std::string& error);
 // Every channel of the request; returns nullptr when cancelled.

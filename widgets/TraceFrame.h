@@ -52,6 +52,7 @@ struct IrregularDrawing {
 };
 
 class FilteredTraceCache;
+struct MontageLanes;
 
 struct FrameRequest {
     std::uint64_t id = 0;
@@ -63,7 +64,8 @@ struct FrameRequest {
     std::map<std::size_t, BitView> bitViews = {}; // channels drawn as bits (from every sample: never from extrema)
     IrregularDrawing irregular = {};              // how irregular channels are drawn
     std::map<std::size_t, filter::FilterSpec> filters = {}; // channels drawn filtered (FilteredTrace)
-    std::shared_ptr<FilteredTraceCache> filtered = {};      // their traces of recent pages
+    std::shared_ptr<FilteredTraceCache> filtered = {};      // their traces of recent pages (and of montage lanes)
+    std::shared_ptr<const MontageLanes> montage = {};       // channels from its `first` on are its derivations
 };
 
 struct ChannelTrace {

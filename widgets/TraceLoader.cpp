@@ -34,6 +34,18 @@ TraceLoader::~TraceLoader()
 
 const core::RecordingInfo* TraceLoader::info() const { return m_session ? &m_session->info() : nullptr; }
 
+const core::RecordingInfo* TraceLoader::displayInfo() const { return m_montage ? &m_montage->info : info(); }
+
+const GapBands* TraceLoader::displayBands() const { return m_montage ? &m_montage->bands : bands(); }
+
+void TraceLoader::setMontage(std::shared_ptr<const MontageLanes> montage)
+{
+    if (!m_session) return;
+    m_jobs.drop(kFrames); // frames of the old lanes are not drawn
+    m_montage = std::move(montage);
+    setDisplayFilter(m_filter, m_filterChannels);
+}
+
 void TraceLoader::close()
 {
     m_jobs.drop(kOpen); // an open on its way is not wanted either
@@ -50,6 +62,8 @@ void TraceLoader::releaseSession()
     m_filters.clear();
     m_filtered.reset();
     m_filterMarginUs = 0;
+    m_filterChannels.clear();
+    m_montage.reset();
     if (m_session) // after the page thread's queued calls; the session's destructor joins decoders and saves the
                    // pyramid: not on the UI thread
         m_pagePool.start(
@@ -166,20 +180,28 @@ PageShape shapeOf(const view::ViewSession& session, const FrameRequest& r)
 void TraceLoader::setDisplayFilter(const filter::FilterSpec& spec, const std::vector<std::size_t>& channels)
 {
     m_filter = spec;
+    m_filterChannels = channels;
     m_filters.clear();
-    m_filtered.reset();
     m_filterMarginUs = 0;
-    const core::RecordingInfo* recording = info();
-    if (!spec.any() || !recording) return;
+    m_filtered = std::make_shared<FilteredTraceCache>(); // also the lanes' sums
+    const core::RecordingInfo* shown = displayInfo();
+    if (!shown) return;
+    std::map<std::size_t, filter::FilterSpec> chosen;
+    if (spec.any())
+        for (std::size_t c : channels) chosen[c] = spec;
+    if (m_montage) // a derivation's own filter wins
+        for (std::size_t lane : m_montage->lanes())
+            if (auto own = filter::parseFilterSpec(m_montage->derivations[lane - m_montage->first].display.filter);
+                own && own->any())
+                chosen[lane] = *own;
     std::vector<double> rates;
-    for (std::size_t c : channels)
-        if (c < recording->channels.size() && !recording->channels[c].irregular &&
-            filter::designFilter(spec, recording->channels[c].fs)) { // an edge above half its rate: unfiltered
-            m_filters[c] = spec;
-            rates.push_back(recording->channels[c].fs);
+    for (const auto& [c, s] : chosen)
+        if (c < shown->channels.size() && !shown->channels[c].irregular &&
+            filter::designFilter(s, shown->channels[c].fs)) { // an edge above half its rate: unfiltered
+            m_filters[c] = s;
+            const std::int64_t margin = filterMarginUs(s, {shown->channels[c].fs});
+            m_filterMarginUs = std::max(m_filterMarginUs, margin);
         }
-    m_filtered = std::make_shared<FilteredTraceCache>();
-    m_filterMarginUs = filterMarginUs(spec, rates);
 }
 
 std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std::size_t>& channels, std::size_t columns)
@@ -187,15 +209,17 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
     if (!m_session) return 0;
     const Job job = m_jobs.begin(kFrames); // the previous request's token is set, its frames dropped
     m_exactShown = false;
-    const FrameRequest coarse{job.id(), range,      channels,    columns,   false,
-                              0.0,      m_bitViews, m_irregular, m_filters, m_filtered};
+    const FrameRequest coarse{job.id(),   range,       channels,  columns,    false,    0.0,
+                              m_bitViews, m_irregular, m_filters, m_filtered, m_montage};
     const core::TimeRange decoded{range.start - m_filterMarginUs, range.end + m_filterMarginUs}; // filters settle
     cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
     job.spawn(&m_pagePool, [self = this, pool = &m_pool, pages, session = m_session, coarse, decoded](const Job& job) {
         if (!job.isCurrent()) return; // the view has moved on before this page was asked for
         FrameRequest exact = coarse;
         exact.exact = true;
-        const PageShape shape = shapeOf(*session, coarse);
+        FrameRequest recorded = coarse; // the recorded channels it reads (a lane's, for a montage)
+        if (coarse.montage) recorded.channels = coarse.montage->sourcesOf(coarse.channels);
+        const PageShape shape = shapeOf(*session, recorded);
         if (shape.blocks > kMaxPageBlocks || shape.narrow) {
             session->scheduler().cancelView(kViewId); // the previous page's decodes are not needed any more
             exact.smear = 0.5;                        // display-exact: peaks at most half a column off
@@ -208,8 +232,8 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
         auto ready = std::make_shared<std::atomic<bool>>(false);
         // The callback runs on a scheduler worker: it must not own the session, or dropping the last reference
         // there would destroy the scheduler from one of its own threads.
-        pages->show({exact.channels, decoded}, [self, pool, job, weak = std::weak_ptr<view::ViewSession>(session),
-                                                exact, ready](const auto& result) {
+        pages->show({recorded.channels, decoded}, [self, pool, job, weak = std::weak_ptr<view::ViewSession>(session),
+                                                   exact, ready](const auto& result) {
             if (result.outcome == cache::Outcome::Cancelled) return;
             ready->store(true);
             if (auto s = weak.lock()) startFrame(self, pool, job, std::move(s), exact);

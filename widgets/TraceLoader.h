@@ -6,6 +6,7 @@
 
 #include "GapBands.h"
 #include "JobTracker.h"
+#include "MontageLanes.h"
 #include "TraceFrame.h"
 
 #include "core/Error.h"
@@ -44,6 +45,13 @@ public:
     bool isOpen() const { return m_session != nullptr; }
     const core::RecordingInfo* info() const;
     const GapBands* bands() const { return m_bands.get(); }
+    // What the plot shows: the recording's channels, then the lanes of the montage (when one is set).
+    const core::RecordingInfo* displayInfo() const;
+    const GapBands* displayBands() const;
+    // The montage's derivations drawn as lanes from now on (ids from the recording's channel count up); nullptr:
+    // none. Kept until the recording closes or another is set.
+    void setMontage(std::shared_ptr<const MontageLanes> montage);
+    const std::shared_ptr<const MontageLanes>& montage() const { return m_montage; }
     std::shared_ptr<view::ViewSession> session() const { return m_session; }
     QString path() const { return m_path; }
     // The user's own annotations of the open recording (its sidecar's), and why they did not read (empty: they did).
@@ -58,9 +66,10 @@ public:
     // Channels drawn as bits (a BioSemi Status channel's trigger code) in the requests from now on.
     void setBitViews(std::map<std::size_t, BitView> views) { m_bitViews = std::move(views); }
     const std::map<std::size_t, BitView>& bitViews() const { return m_bitViews; }
-    // `channels` drawn through `spec` from now on (zero-phase unless causal, restarted at every gap; views wider
-    // than kFilterLimit samples unfiltered), except those sampled too slowly for it (an edge above half the
-    // rate); an empty spec or list: none. Filtered pages are kept until it changes.
+    // `channels` (and lanes) drawn through `spec` from now on (zero-phase unless causal, restarted at every gap;
+    // views wider than kFilterLimit samples unfiltered), except those sampled too slowly for it (an edge above half
+    // the rate) and the lanes whose derivation names its own filter (drawn through that); an empty spec or list:
+    // none. Filtered pages are kept until it changes.
     void setDisplayFilter(const filter::FilterSpec& spec, const std::vector<std::size_t>& channels);
     const filter::FilterSpec& displayFilter() const { return m_filter; }
     // The channels drawn filtered: those given whose rate takes the filter.
@@ -94,9 +103,11 @@ private:
     std::map<std::size_t, BitView> m_bitViews;
     IrregularDrawing m_irregular;
     filter::FilterSpec m_filter;
+    std::vector<std::size_t> m_filterChannels;           // given to setDisplayFilter
     std::map<std::size_t, filter::FilterSpec> m_filters; // per filtered channel
     std::shared_ptr<FilteredTraceCache> m_filtered;
     std::int64_t m_filterMarginUs = 0; // read around a page for its filters to settle
+    std::shared_ptr<const MontageLanes> m_montage;
     std::vector<core::Annotation> m_user;
     QString m_userError;
     bool m_exactShown = false;

@@ -289,8 +289,8 @@ QString TracePlot::laneLabel(std::size_t lane) const
     QString label = QString::fromStdString(m_info->channels.at(c).name) + (isInverted(c) ? " inv" : "");
     if (bitView(c) != BitView::Value)
         label += bitView(c) == BitView::Trigger ? " trigger 0-15" : " status 16-23";
-    else if (m_filtered.count(c) && !m_filterLabel.isEmpty())
-        label += " " + m_filterLabel;
+    else if (const QString filter = filterLabel(c); !filter.isEmpty())
+        label += " " + filter;
     if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
         const Sensitivity* fixed = m_scales.fixedFor(kindOf(c));
         const bool perMm = fixed && fixed->per == Sensitivity::Per::Millimetre;
@@ -338,9 +338,8 @@ void TracePlot::updateAxes()
     int room = m_labels->width();
     for (std::size_t c : m_channels)
         if (m_info)
-            room = std::max(room, fm.horizontalAdvance(QString::fromStdString(m_info->channels.at(c).name) +
-                                                       (m_filtered.count(c) ? " " + m_filterLabel : QString()) +
-                                                       " inv  8888 " + unitOf(c) + "/div"));
+            room = std::max(room, fm.horizontalAdvance(QString::fromStdString(m_info->channels.at(c).name) + " " +
+                                                       filterLabel(c) + " inv  8888 " + unitOf(c) + "/div"));
     const QMargins margins = m_rect->margins();
     const int left = room + LaneLabels::kGap + 4;
     if (margins.left() == left) return;

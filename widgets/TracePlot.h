@@ -86,6 +86,13 @@ public:
     void setBitViews(std::map<std::size_t, BitView> views);
     // Channels drawn filtered, and the filter in a label's words ("HP 0.5 LP 70 N50"), shown after their names.
     void setFilterLabel(std::set<std::size_t> channels, const QString& label);
+    void setFilterLabels(std::map<std::size_t, QString> labels); // each channel's own (a derivation's filter)
+    QString filterLabel(std::size_t channel) const;              // "" when drawn unfiltered
+    // The channels shown become `info`'s (the recording's, then a montage's lanes from `first` on, of these
+    // `types`), with `bands`; what was set for lanes from `first` on (polarity, offsets, factors, filters) is
+    // dropped, the recording's channels keep theirs. Both pointers stay valid until the next call or setRecording.
+    void setDisplayChannels(const core::RecordingInfo* info, const GapBands* bands, std::size_t first,
+                            const std::vector<core::ChannelType>& types);
     BitView bitView(std::size_t channel) const;
     void autoScale(); // Auto, fitted to the data shown now
     // Traces clipped to their lanes (the default: an artefact or an overview never paints over the neighbours), or
@@ -185,8 +192,7 @@ private:
     std::set<std::size_t> m_inverted;
     std::map<std::size_t, double> m_offsets;
     std::map<std::size_t, BitView> m_bitViews;
-    std::set<std::size_t> m_filtered; // channels drawn through m_filterLabel's filter
-    QString m_filterLabel;
+    std::map<std::size_t, QString> m_filtered; // channels drawn filtered: their filter in a label's words
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

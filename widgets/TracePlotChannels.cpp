@@ -75,9 +75,43 @@ void TracePlot::setBitViews(std::map<std::size_t, BitView> views)
 
 void TracePlot::setFilterLabel(std::set<std::size_t> channels, const QString& label)
 {
-    m_filtered = std::move(channels);
-    m_filterLabel = label;
+    std::map<std::size_t, QString> labels;
+    for (std::size_t c : channels) labels[c] = label;
+    setFilterLabels(std::move(labels));
+}
+
+void TracePlot::setFilterLabels(std::map<std::size_t, QString> labels)
+{
+    m_filtered = std::move(labels);
     updateAxes(); // the labels
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString TracePlot::filterLabel(std::size_t channel) const
+{
+    const auto it = m_filtered.find(channel);
+    return it == m_filtered.end() ? QString() : it->second;
+}
+
+void TracePlot::setDisplayChannels(const core::RecordingInfo* info, const GapBands* bands, std::size_t first,
+                                   const std::vector<core::ChannelType>& types)
+{
+    if (!m_info || !info) return;
+    std::erase_if(m_inverted, [first](std::size_t c) { return c >= first; });
+    std::erase_if(m_offsets, [first](const auto& e) { return e.first >= first; });
+    std::erase_if(m_filtered, [first](const auto& e) { return e.first >= first; });
+    m_scales.forgetChannelsFrom(first);
+    m_types.resize(first);
+    m_types.insert(m_types.end(), types.begin(), types.end());
+    m_info = info;
+    m_bands = bands;
+    m_frame.reset(); // its lanes may be gone
+    m_channels.clear();
+    m_renders.drop();
+    m_traces->clear();
+    updateLanes();
+    updateAxes();
+    updateBands();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -95,7 +95,11 @@ int main(int argc, char** argv)
     const QCommandLineOption displayFilter(
         "filter", "Display filter of the EEG, EOG, EMG and ECG channels, as \"hp=0.5,lp=70,notch=50\" (\"\": none).",
         "SPEC");
-    parser.addOptions({password, start, span, channels, rows, theme, screenshot, size, timeout, displayFilter});
+    const QCommandLineOption montage(
+        "montage", "Montage shown: referential, double-banana, transverse, average, or a saved montage's name.",
+        "NAME");
+    parser.addOptions(
+        {password, start, span, channels, rows, theme, screenshot, size, timeout, displayFilter, montage});
     if (!parser.parse(QApplication::arguments())) return usage(parser.errorText());
     if (parser.isSet("help")) parser.showHelp(kOk);
     if (parser.isSet("version")) parser.showVersion();
@@ -136,7 +140,11 @@ int main(int argc, char** argv)
 
     lv::widgets::MainWindow window;
     if (parser.isSet(theme)) window.setThemeName(parser.value(theme));
-    window.setInitialView({parser.value(start), spanSeconds, parser.value(channels)});
+    const QString montageName = parser.value(montage);
+    const bool builtinMontage =
+        QStringList({"referential", "double-banana", "transverse", "average"}).contains(montageName);
+    window.setInitialView({parser.value(start), spanSeconds, parser.value(channels),
+                           montageName.isEmpty() || builtinMontage ? montageName : "saved:" + montageName});
     if (rowsPerScreen >= 0) window.setRowsPerScreen(rowsPerScreen);
     if (parser.isSet(displayFilter) && !window.setDisplayFilter(parser.value(displayFilter)))
         return usage("--filter: " +

@@ -52,7 +52,7 @@ private slots:
         const core::RawSlice slice{mains, first - margin, raw};
         QVERIFY(s.recording().readRaw({&slice, 1}, {}).ok());
         std::vector<double> v(raw.size());
-        for (std::size_t i = 0; i < raw.size(); ++i) v[i] = raw[i] * ch.conversionFactor;
+        for (std::size_t i = 0; i < raw.size(); ++i) v[i] = raw[i] * ch.conversionFactor + ch.offset;
         filter::filterRuns(sos, v, filter::Phase::Zero);
         double largest = 0;
         for (std::size_t i = 0; i < t.y.size(); ++i) {

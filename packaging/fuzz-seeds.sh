@@ -42,7 +42,8 @@ printf '%s' '{"format": "longview-annotations", "version": 1, "recording": {"fil
  "text": "onset", "channel": null}, {"onset_us": 59000000, "duration_us": 0, "type": "Note", "text": "x\u00e9",
  "channel": "Fp2"}]}' > "$notes/two"
 
-# fuzz_montage: a Longview montage (first byte 0), the EDFbrowser montage fixture (1), a filter spec (2).
+# fuzz_montage: a Longview montage (first byte 0), the EDFbrowser montage fixture (1), a filter spec (2), a cached
+# spectrogram (3: two bins, one column and one empty one).
 montages="$out/corpus-fuzz_montage"
 mkdir -p "$montages"
 printf '\0%s' '{"format": "longview-montage", "version": 1, "name": "b", "derivations": [{"name": "Fp1-F7", "unit": "uV",
@@ -51,6 +52,9 @@ printf '\0%s' '{"format": "longview-montage", "version": 1, "name": "b", "deriva
 { printf '\1'; cat "$here/../tests/engine/montage/fixtures/bipolar_filters.mtg"; } > "$montages/mtg"
 printf '\2%s' 'hp=0.5,lp=70,notch=50,harmonics=2,q=25,order=4' > "$montages/spec"
 printf '\2%s' 'bp=1-40,bs=45-55,causal' > "$montages/band"
+printf '\3LVSPGRAM\1\0\0\0\0\0\0\0\0\0\0\0\100\102\17\0\0\0\0\0\2\0\0\0\2\0\0\0%s' \
+  '' > "$montages/spectrogram"
+printf '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\340\77\1\0\0\0\0\0\200\77\0\0\0\100\0\0\0\0' >> "$montages/spectrogram"
 
 # fuzz_annotation_csv: an exported annotations table (quoted cells, a formula guard, an ISO and a relative onset).
 mkdir -p "$out/corpus-fuzz_annotation_csv"

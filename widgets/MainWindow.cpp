@@ -10,6 +10,7 @@
 #include "MergeDialog.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
+#include "SpectrogramStrip.h"
 #include "SpectrumDock.h"
 #include "SystemTheme.h"
 #include "TimeEntry.h"
@@ -51,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_loader(new TraceLoader(this))
     , m_plot(new TracePlot)
     , m_overview(new OverviewStrip)
+    , m_spectrogram(new SpectrogramStrip)
     , m_browser(new SessionBrowser)
     , m_annotations(new AnnotationList)
     , m_cursorLabel(new QLabel)
@@ -73,7 +75,9 @@ MainWindow::MainWindow(QWidget* parent)
     lanes->addWidget(m_plot, 1);
     lanes->addWidget(m_rowBar);
     layout->addLayout(lanes, 1);
+    layout->addWidget(m_spectrogram);
     layout->addWidget(m_overview);
+    m_spectrogram->hide(); // View > Spectrogram
     setCentralWidget(central);
     statusBar()->addWidget(m_cursorLabel, 1);
     statusBar()->addPermanentWidget(m_stateLabel);
@@ -106,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_plot, &TracePlot::statusText, m_cursorLabel, &QLabel::setText);
     connect(m_plot, &TracePlot::scaleChanged, this, &MainWindow::showAmplitude);
     connect(m_overview, &OverviewStrip::centerRequested, this, [this](qint64 t) { centerOn(t); });
+    connect(m_spectrogram, &SpectrogramStrip::centerRequested, this, [this](qint64 t) { centerOn(t); });
     connect(m_browser, &SessionBrowser::visibleChannelsChanged, this, &MainWindow::setVisibleChannels);
     connect(m_browser, &SessionBrowser::jumpRequested, this, [this](qint64 t) { goTo(t); });
     connect(m_annotations, &AnnotationList::jumpRequested, this,
@@ -115,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
     createAnnotationActions();
     QSettings settings;
+    if (settings.value("view/spectrogram", false).toBool()) setSpectrogramShown(true);
     m_pageLength = settings.value("view/pageLength", qint64(10'000'000)).toLongLong();
     m_themeChoice = settings.value("view/theme", "system").toString();
     followTheme();
@@ -190,6 +196,7 @@ void MainWindow::closeRecording()
     m_plot->setRecording(nullptr, nullptr);
     m_plot->setValueLabels({});
     m_overview->setRecording(nullptr, nullptr);
+    m_spectrogram->setSource(std::nullopt);
     m_browser->setRecording(nullptr, nullptr);
     m_annotations->setRecording(nullptr);
     m_user->setRecording(nullptr, {}, {});
@@ -338,6 +345,8 @@ void MainWindow::viewChanged()
     m_overview->setWindow(m_view.range());
     m_spectrum->setLanes(m_rows.shown());
     m_spectrum->setPage(m_view.range());
+    m_spectrogram->setLanes(m_rows.shown());
+    m_spectrogram->setWindow(m_view.range());
     const bool whole = m_view.range() == m_view.bounds();
     int preset = -1;
     for (int i = 0; i < m_pageCombo->count(); ++i) {
@@ -534,6 +543,7 @@ void MainWindow::applyTheme(const Theme& theme)
     qApp->setPalette(theme.palette);
     m_plot->setTheme(theme);
     m_overview->setTheme(theme);
+    m_spectrogram->setTheme(theme);
 }
 
 void MainWindow::askGoTo()

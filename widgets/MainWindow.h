@@ -40,6 +40,7 @@ class ConvertDialog;
 class MontageEditor;
 class OverviewStrip;
 class SessionBrowser;
+class SpectrogramStrip;
 class SpectrumDock;
 class TraceLoader;
 class TracePlot;
@@ -136,7 +137,9 @@ public:
     AnnotationList* annotations() const { return m_annotations; }
     OverviewStrip* overview() const { return m_overview; }
     ConversionQueue* queue() const { return m_queue; }
-    SpectrumDock* spectrum() const { return m_spectrum; } // View > Spectrum
+    SpectrumDock* spectrum() const { return m_spectrum; }           // View > Spectrum
+    SpectrogramStrip* spectrogram() const { return m_spectrogram; } // View > Spectrogram, under the plot
+    void setSpectrogramShown(bool on);                              // remembered
     // File > Export/Convert...: a ConvertDialog on the open recording (nullptr when none is open), shown.
     ConvertDialog* openConvertDialog();
     AboutDialog* showAbout(); // Help > About Longview: the dialog (one at a time), shown
@@ -194,6 +197,7 @@ private:
     void updateMontageMenu();
     // The remembered montage of this recording type onto loader, plot and rows; with `refresh` frames are asked for.
     void applyMontage(bool refresh = true);
+    void updateSpectrogramSource(); // the open recording, its montage and the pyramid's file, onto the strip
     QString montageKey() const;
     std::optional<montage::MontageBuild> buildChoice(const QString& choice) const;
     void loadUserAnnotations();
@@ -236,6 +240,7 @@ private:
     TraceLoader* m_loader;
     TracePlot* m_plot;
     OverviewStrip* m_overview;
+    SpectrogramStrip* m_spectrogram;
     SessionBrowser* m_browser;
     AnnotationList* m_annotations;
     QLabel* m_cursorLabel;

@@ -232,6 +232,10 @@ void MainWindow::createActions()
     spectrum->setObjectName("spectrumAction");
     spectrum->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
     view->addAction(spectrum);
+    QAction* spectrogram = view->addAction(tr("Spectro&gram"), this, [this](bool on) { setSpectrogramShown(on); });
+    spectrogram->setObjectName("spectrogramAction");
+    spectrogram->setCheckable(true);
+    spectrogram->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     m_docksMenu = view->addMenu(tr("&Docks"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_docksMenu->addAction(dock->toggleViewAction());
 

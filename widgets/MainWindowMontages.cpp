@@ -4,13 +4,16 @@
 
 #include "MontageEditor.h"
 #include "SessionBrowser.h"
+#include "SpectrogramStrip.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
 
 #include "core/ChannelType.h"
+#include "formats/mef3/Snapshot.h"
 #include "montage/BuiltinMontages.h"
 #include "montage/EdfBrowserMontage.h"
 #include "montage/MontageFile.h"
+#include "view/ViewSession.h"
 
 #include <QActionGroup>
 #include <QFileDialog>
@@ -160,9 +163,29 @@ void MainWindow::applyMontage(bool refresh)
         m_recordedShown.clear();
     }
     applyDisplayFilter();
+    updateSpectrogramSource();
     for (QAction* a : m_montageActions) a->setChecked(a->property("montageChoice").toString() == choice);
     updateRowBar();
     if (refresh) viewChanged();
+}
+
+void MainWindow::updateSpectrogramSource()
+{
+    const core::RecordingInfo* shown = m_loader->displayInfo();
+    if (!shown || !m_loader->session()) return m_spectrogram->setSource(std::nullopt);
+    const std::string snapshots = formats::mef3::defaultSnapshotDirectory();
+    m_spectrogram->setSource(
+        SpectrogramSource{m_openPath, m_password, snapshots, snapshots, m_loader->montage(), *shown});
+}
+
+void MainWindow::setSpectrogramShown(bool on)
+{
+    remember("view/spectrogram", on);
+    m_spectrogram->setVisible(on);
+    if (QAction* a = findChild<QAction*>("spectrogramAction")) a->setChecked(on);
+    if (!on) return m_spectrogram->cancel();
+    m_spectrogram->setLanes(m_rows.shown());
+    if (const auto c = m_spectrogram->channel(); c && !m_spectrogram->spectrogram()) m_spectrogram->setChannel(*c);
 }
 
 void MainWindow::createMontageActions(QMenu* view)

@@ -1,15 +1,19 @@
-// libFuzzer target: the review tools' text inputs. The first byte picks the parser: a Longview montage file
-// (JSON), an EDFbrowser montage (XML), or a filter spec. Never a crash; a montage that reads writes back to text
+// libFuzzer target: the review tools' inputs. The first byte picks the parser: a Longview montage file (JSON), an
+// EDFbrowser montage (XML), a filter spec, or a cached spectrogram file (binary). Never a crash; a spectrogram that
+// reads writes back to the same bytes; a montage that reads writes back to text
 // that reads to the same montage; a spec that parses writes back to text that reads to the same text, and the filter it
 // designs at 256 Hz runs over samples with gaps, leaving the gaps missing and every present sample finite.
 #include "filter/FilterSpec.h"
 #include "montage/EdfBrowserMontage.h"
 #include "montage/MontageFile.h"
+#include "spectrum/SpectrogramFile.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -72,21 +76,36 @@ void filterSpec(std::string_view text)
         check(((i / 40) % 3 == 2) == std::isnan(x[i]), "a filter filled a gap or lost a sample");
 }
 
+void spectrogramFile(std::string_view bytes)
+{
+    const std::span<const std::uint8_t> data(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    auto parsed = lv::spectrum::parseSpectrogram(data, "fuzz.spectrogram");
+    if (!parsed) {
+        check(!parsed.error().message.empty(), "an error without words");
+        return;
+    }
+    const std::vector<std::uint8_t> written = lv::spectrum::formatSpectrogram(*parsed);
+    check(std::equal(written.begin(), written.end(), data.begin(), data.end()), "a spectrogram changed on its way");
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     if (size < 1 || size > (1u << 20)) return 0;
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0:
         montageJson(text);
         break;
     case 1:
         montageXml(text);
         break;
-    default:
+    case 2:
         filterSpec(text);
+        break;
+    default:
+        spectrogramFile(text);
     }
     return 0;
 }

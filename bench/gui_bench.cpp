@@ -1,7 +1,7 @@
 // longview-bench-gui: the viewer's figures on a recording (offscreen): replot of every channel at 1920 px, trace
 // rendering (worker side), page turn to pixels on the first visit and from a warm cache (p50/p95; with the display
-// filter of LONGVIEW_BENCH_FILTER when set), zoom-out to the whole recording, and
-// first paint after open (in this process) and after launch (the longview program). One JSON line per figure.
+// filter of LONGVIEW_BENCH_FILTER and the montage of LONGVIEW_BENCH_MONTAGE when set), zoom-out to the whole recording,
+// and first paint after open (in this process) and after launch (the longview program). One JSON line per figure.
 #include "MainWindow.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
@@ -105,7 +105,23 @@ int main(int argc, char** argv)
         while (!w.isSettled() && t.elapsed() < 120000) QTest::qWait(1);
         firstCoarse.push_back(coarse);
         firstExact.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        // LONGVIEW_BENCH_MONTAGE=bipolar: each channel minus the next drawn as montage lanes (else the channels as
+        // recorded, whatever an earlier run remembered for the format).
+        const bool bipolar = qEnvironmentVariable("LONGVIEW_BENCH_MONTAGE") == "bipolar";
+        if (!w.montageChoice().isEmpty() && !bipolar) timeToSettled(w, [&] { w.setMontage(""); });
         if (round == 0) continue;
+        if (bipolar) {
+            const lv::core::RecordingInfo& info = *w.loader()->info();
+            lv::montage::Montage m{"bench bipolar", {}};
+            for (std::size_t c = 0; c + 1 < info.channels.size(); ++c)
+                m.derivations.push_back({info.channels[c].name + "-" + info.channels[c + 1].name,
+                                         "",
+                                         "",
+                                         {{info.channels[c].name, 1}, {info.channels[c + 1].name, -1}},
+                                         {}});
+            w.saveMontage(m);
+            timeToSettled(w, [&] { w.setMontage("saved:bench bipolar"); });
+        }
         for (int i = 0; i < 5 && w.plot()->dataColumns() != 1920; ++i) // channel labels took their room
             timeToSettled(w,
                           [&] { w.resize(w.width() + 1920 - static_cast<int>(w.plot()->dataColumns()), w.height()); });

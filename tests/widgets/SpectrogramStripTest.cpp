@@ -13,6 +13,7 @@
 #include "support/MemoryRecording.h"
 #include "view/ViewSession.h"
 
+#include <QElapsedTimer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -139,8 +140,12 @@ private slots:
             const QByteArray input = qgetenv("LONGVIEW_SPECTROGRAM_INPUT");
             if (!input.isEmpty()) {
                 QVERIFY(lv::test::openAndWait(w, QString::fromLocal8Bit(input)));
+                QElapsedTimer t;
+                t.start();
                 strip.setChannel(0);
                 if (!strip.spectrogram()) QVERIFY(waitComputed(strip));
+                qInfo("spectrogram of %s: %lld ms (%s)", input.constData(), static_cast<long long>(t.elapsed()),
+                      qPrintable(strip.statusText()));
                 QVERIFY(lv::test::waitSettled(w));
             }
             QVERIFY(w.grab().save(QString::fromLocal8Bit(file)));

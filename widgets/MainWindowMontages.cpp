@@ -148,8 +148,14 @@ void MainWindow::applyMontage(bool refresh)
         }
     m_plot->setDisplayChannels(m_loader->displayInfo(), m_loader->displayBands(), info->channels.size(), types);
     if (lanes) {
-        for (std::size_t lane : lanes->lanes())
-            if (lanes->derivations[lane - lanes->first].display.inverted) m_plot->setInverted(lane, true);
+        std::map<std::size_t, QColor> colours; // a derivation's own colour ("#rrggbb"), else its type's
+        for (std::size_t lane : lanes->lanes()) {
+            const montage::DisplaySettings& display = lanes->derivations[lane - lanes->first].display;
+            if (display.inverted) m_plot->setInverted(lane, true);
+            if (const QColor c(QString::fromStdString(display.colour)); !display.colour.empty() && c.isValid())
+                colours[lane] = c;
+        }
+        m_plot->setChannelColours(std::move(colours));
         m_rows.setShown(lanes->lanes());
         m_rows.scrollTo(0);
         if (!lanes->notes.empty())

@@ -108,6 +108,7 @@ void TracePlot::setRecording(const core::RecordingInfo* info, const GapBands* ba
     m_offsets.clear();
     m_bitViews.clear();
     m_filtered.clear();
+    m_colours.clear();
     if (info)
         for (const core::ChannelInfo& c : info->channels) m_types.push_back(core::guessChannelType(c));
     m_bands = bands;
@@ -443,7 +444,7 @@ void TracePlot::scheduleRender()
         const double scale = perDivision > 0 ? 1.0 / perDivision : ChannelScales::kLaneFill; // lanes per unit
         spec.mapping.push_back({t.channel, static_cast<int>(it - m_channels.begin()),
                                 laneCenter(t.channel, t.low, t.high), isInverted(t.channel) ? -scale : scale,
-                                m_theme.typeColor(channelType(t.channel))});
+                                colourOf(t.channel)});
     }
     m_renders.start(0, [this, frame = m_frame, spec](const Job& job) mutable {
         if (!job.isCurrent()) return; // a newer render is queued

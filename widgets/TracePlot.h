@@ -59,6 +59,9 @@ public:
     // Each channel's type (guessed from its name and unit when the recording is set) colours its trace.
     void setChannelType(std::size_t channel, core::ChannelType type);
     core::ChannelType channelType(std::size_t channel) const;
+    // Colours of their own (a montage's derivations), over their type's; a trace's colour is colourOf.
+    void setChannelColours(std::map<std::size_t, QColor> colours);
+    QColor colourOf(std::size_t channel) const;
     // Amplitude. A division is the vertical spacing between two stacked traces (one lane). The sensitivity is common
     // to the channels of a unit ("7 uV/mm" by default, true on screen from its physical size), or Auto (each channel
     // fitted to the page shown, refitted as the page changes); see ChannelScales. Per-channel factors
@@ -193,6 +196,7 @@ private:
     std::map<std::size_t, double> m_offsets;
     std::map<std::size_t, BitView> m_bitViews;
     std::map<std::size_t, QString> m_filtered; // channels drawn filtered: their filter in a label's words
+    std::map<std::size_t, QColor> m_colours;   // channels of a colour of their own
     core::TimeRange m_range;
     std::vector<std::size_t> m_channels;
     FramePtr m_frame;

@@ -27,6 +27,18 @@ void TracePlot::setChannelType(std::size_t channel, core::ChannelType type)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void TracePlot::setChannelColours(std::map<std::size_t, QColor> colours)
+{
+    m_colours = std::move(colours);
+    scheduleRender();
+}
+
+QColor TracePlot::colourOf(std::size_t channel) const
+{
+    const auto it = m_colours.find(channel);
+    return it != m_colours.end() ? it->second : m_theme.typeColor(channelType(channel));
+}
+
 core::ChannelType TracePlot::channelType(std::size_t channel) const
 {
     return channel < m_types.size() ? m_types[channel] : core::ChannelType::Other;
@@ -100,6 +112,7 @@ void TracePlot::setDisplayChannels(const core::RecordingInfo* info, const GapBan
     std::erase_if(m_inverted, [first](std::size_t c) { return c >= first; });
     std::erase_if(m_offsets, [first](const auto& e) { return e.first >= first; });
     std::erase_if(m_filtered, [first](const auto& e) { return e.first >= first; });
+    std::erase_if(m_colours, [first](const auto& e) { return e.first >= first; });
     m_scales.forgetChannelsFrom(first);
     m_types.resize(first);
     m_types.insert(m_types.end(), types.begin(), types.end());

@@ -146,8 +146,9 @@ private slots:
 
         QTemporaryDir dir;
         const QString file = dir.filePath("one.json");
-        QVERIFY(lv::montage::writeMontageFile({"One", {{"Fp1-Fp2", "", "", {{"EEG Fp1", 1}, {"EEG Fp2", -1}}, {}}}},
-                                              file.toStdString())
+        QVERIFY(lv::montage::writeMontageFile(
+                    {"One", {{"Fp1-Fp2", "", "", {{"EEG Fp1", 1}, {"EEG Fp2", -1}}, {"#ff0000", 0, "", false}}}},
+                    file.toStdString())
                     .ok());
         QSignalSpy imported(&w, &MainWindow::montageImported);
         w.importMontage(file);
@@ -156,6 +157,16 @@ private slots:
         QCOMPARE(w.montageChoice(), QString("saved:One"));
         QCOMPARE(w.savedMontages().size(), std::size_t{2});
         QVERIFY(montageAction(w, "saved:One")->shortcut() == QKeySequence("F6"));
+        QCOMPARE(w.plot()->colourOf(info.channels.size()), QColor("#ff0000")); // the derivation's own colour
+        QVERIFY(lv::test::waitSettled(w));
+        const auto reds = [&w] {
+            const QImage image = w.plot()->traceImage();
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) n += image.pixel(x, y) == qRgb(255, 0, 0);
+            return n;
+        };
+        QTRY_VERIFY(reds() > 100);
         w.importMontage(dir.filePath("missing.json"));
         QVERIFY(imported.wait(10000));
         QVERIFY2(imported.at(1).at(1).toString().contains("missing.json"), qPrintable(imported.at(1).at(1).toString()));

@@ -217,6 +217,7 @@ void MainWindow::onOpened(const QString& path)
     addRecent(path);
     setWindowTitle(QFileInfo(path).fileName() + " - Longview");
     m_plot->setRecording(info, m_loader->bands());
+    m_recordedShown.clear(); // the previous recording's
     m_plot->setValueLabels([session = m_loader->session()](std::size_t channel, std::int32_t count) {
         return session ? QString::fromStdString(session->recording().valueLabel(channel, count)) : QString();
     });

@@ -120,7 +120,7 @@ public:
     // hidden as recorded); "saved:NAME": one of savedMontages(). Remembered for recordings of this format. False
     // when the choice is none of them.
     bool setMontage(const QString& choice);
-    QString montageChoice() const; // for the open recording's format
+    QString montageChoice() const; // for the open recording's format (EDF and EDF+ are one, BDF another)
     // The user's montages (the editor's, imported files), F5-F12 in the menu; saving one of the same name replaces it.
     std::vector<montage::Montage> savedMontages() const;
     void saveMontage(const montage::Montage& montage);

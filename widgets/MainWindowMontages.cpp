@@ -64,9 +64,14 @@ ReadMontage readMontage(const QString& path, const std::vector<core::ChannelInfo
 
 QString MainWindow::montageKey() const
 {
+    // The format's name without its variant: EDF, EDF+C and EDF+D are one type ("MEF 3.0": MEF).
     const core::RecordingInfo* info = m_loader->info();
-    QString format = info ? QString::fromStdString(info->format) : QString();
-    return "montage/byFormat/" + (format.isEmpty() ? QString("unknown") : format.replace('/', '_'));
+    QString type;
+    for (const QChar c : info ? QString::fromStdString(info->format) : QString()) {
+        if (!c.isLetterOrNumber()) break;
+        type += c;
+    }
+    return "montage/byFormat/" + (type.isEmpty() ? QString("unknown") : type);
 }
 
 QString MainWindow::montageChoice() const { return setting(montageKey(), QString()).toString(); }

@@ -112,6 +112,10 @@ private slots:
         QCOMPARE(w.montageChoice(), QString("transverse"));
         QVERIFY(w.loader()->montage());
         QVERIFY(lv::test::waitSettled(w));
+        QVERIFY(lv::test::openAndWait(w, lv::test::testdata("edf/test_generator.edf"))); // EDF+C: an EDF too
+        QCOMPARE(w.montageChoice(), QString("transverse"));
+        QVERIFY(!w.loader()->montage()); // no 10-20 names: nothing to build, the channels as recorded
+        QCOMPARE(w.visibleChannels().size(), w.loader()->info()->channels.size());
         QVERIFY(lv::test::openAndWait(w, lv::test::testdata("mef3/legacy/multi_channel.mefd")));
         QCOMPARE(w.montageChoice(), QString()); // MEF 3.0: its own, none yet
         QVERIFY(!w.loader()->montage());

@@ -72,6 +72,41 @@ private slots:
         QVERIFY(coarse && coarse->traces.at(0).y.empty());
     }
 
+    // Every channel of a frame filtered side by side on the frame threads: each trace is exactly that channel
+    // filtered on its own.
+    void channelsFilteredTogetherEqualEachFilteredAlone()
+    {
+        auto opened = view::ViewSession::open(LONGVIEW_TESTDATA "/edf/test_generator.edf", {});
+        QVERIFY(opened.ok());
+        view::ViewSession& s = **opened;
+        const filter::FilterSpec spec = *filter::parseFilterSpec("hp=0.5,lp=40,notch=50");
+        const core::ChannelInfo& ch = s.info().channels[0];
+        const core::TimeRange page{ch.start + 100'000'000, ch.start + 110'000'000};
+        widgets::FrameRequest request{1, page, {}, 4000, true, 0.0};
+        for (std::size_t c = 0; c < s.info().channels.size(); ++c) {
+            request.channels.push_back(c);
+            request.filters[c] = spec;
+        }
+        core::CancelToken cancel;
+        auto frame = widgets::buildFrame(s, request, cancel);
+        QVERIFY(frame && frame->error.empty());
+        const filter::Sos sos = *filter::designFilter(spec, ch.fs);
+        const std::int64_t margin = filter::settleSamples(sos), first = 20000, end = 22000;
+        for (const widgets::ChannelTrace& t : frame->traces) {
+            const core::ChannelInfo& c = s.info().channels[t.channel];
+            std::vector<std::int32_t> raw(static_cast<std::size_t>(end - first + 2 * margin));
+            const core::RawSlice slice{t.channel, first - margin, raw};
+            QVERIFY(s.recording().readRaw({&slice, 1}, {}).ok());
+            std::vector<double> v(raw.size());
+            for (std::size_t i = 0; i < raw.size(); ++i) v[i] = raw[i] * c.conversionFactor + c.offset;
+            filter::filterRuns(sos, v, filter::Phase::Zero);
+            QCOMPARE(t.y.size(), std::size_t{2000});
+            for (std::size_t i = 0; i < t.y.size(); ++i)
+                QVERIFY2(t.y[i] == v[static_cast<std::size_t>(margin) + i],
+                         qPrintable(QString("%1, sample %2").arg(QString::fromStdString(c.name)).arg(i)));
+        }
+    }
+
     void aGapIsNeverFilteredAcross()
     {
         auto opened = view::ViewSession::open(LONGVIEW_TESTDATA "/mef3/legacy/nan_gap_long.mefd", {});

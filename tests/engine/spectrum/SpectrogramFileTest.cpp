@@ -61,8 +61,7 @@ TEST(SpectrogramFile, DamagedFilesAreErrorsAtTheirOffset)
     const float negative = -1;
     std::memcpy(&bytes[68 + 4], &negative, 4); // the first column's first bin
     fails(bytes, "spectrogram power is negative or not finite (at byte 72)");
-    bytes = good;
-    bytes.resize(bytes.size() - 3);
+    bytes.assign(good.begin(), good.end() - 3); // (a resize to size() - 3 trips GCC's overflow warning under ASan)
     fails(bytes, "spectrogram column 2 ends past the end of the file (at byte 96)");
     bytes = good;
     bytes.push_back(0);

@@ -276,8 +276,13 @@ void SpectrogramStrip::render()
         for (std::size_t b = 1; b < bins && !c.empty(); ++b)
             if (c[b] > 0) logs.push_back(std::log10(c[b]));
     if (logs.empty()) return update();
-    std::sort(logs.begin(), logs.end());
-    const double low = logs[logs.size() / 50], high = logs[std::min(logs.size() - 1, logs.size() * 995 / 1000)];
+    // The two percentiles by selection, not a sort: a day holds over a million bins, and this runs on the UI thread.
+    const auto percentile = [&logs](std::size_t k) {
+        std::nth_element(logs.begin(), logs.begin() + static_cast<std::ptrdiff_t>(k), logs.end());
+        return static_cast<double>(logs[k]);
+    };
+    const double low = percentile(logs.size() / 50);
+    const double high = percentile(std::min(logs.size() - 1, logs.size() * 995 / 1000));
     m_image = QImage(static_cast<int>(width), static_cast<int>(bins - 1), QImage::Format_ARGB32);
     m_image.fill(Qt::transparent);
     for (std::size_t x = 0; x < width; ++x) {

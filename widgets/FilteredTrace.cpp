@@ -85,6 +85,19 @@ bool laneValues(view::ViewSession& session, const MontageLanes* montage, std::si
     return true;
 }
 
+bool filteredLaneValues(view::ViewSession& session, const MontageLanes* montage, std::size_t channel,
+                        std::int64_t length, const filter::Sos* sos, filter::Phase phase, std::int64_t first,
+                        std::int64_t end, const core::ReadControl& control, std::vector<double>& values,
+                        std::int64_t& from, std::string& error)
+{
+    const std::int64_t margin = sos ? std::max<long long>(0, filter::settleSamples(*sos)) : 0;
+    from = std::max<std::int64_t>(0, first - margin);
+    if (!laneValues(session, montage, channel, from, std::min(length, end + margin), control, values, error))
+        return false;
+    if (sos) filter::filterRuns(*sos, values, phase);
+    return true;
+}
+
 bool computedPoints(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
                     const filter::FilterSpec* spec, std::int64_t first, std::int64_t end, bool samples,
                     const core::ReadControl& control, ChannelTrace& t, std::vector<core::TimeRange>& nan,
@@ -101,11 +114,11 @@ bool computedPoints(view::ViewSession& session, const FrameRequest& request, std
         }
         sos = std::move(*designed);
     }
-    const std::int64_t margin = sos ? std::max<long long>(0, filter::settleSamples(*sos)) : 0;
-    const std::int64_t from = std::max<std::int64_t>(0, first - margin), to = std::min(ch.gridLength, end + margin);
     std::vector<double> v;
-    if (!laneValues(session, request.montage.get(), channel, from, to, control, v, error)) return false;
-    if (sos) filter::filterRuns(*sos, v, spec->phase);
+    std::int64_t from = 0;
+    if (!filteredLaneValues(session, request.montage.get(), channel, ch.gridLength, sos ? &*sos : nullptr,
+                            spec ? spec->phase : filter::Phase::Zero, first, end, control, v, from, error))
+        return false;
     const core::SampleGrid grid = ch.grid();
     const double origin = static_cast<double>(grid.origin - info.start) / 1e6, step = 1.0 / grid.fs;
     const std::int64_t n = end - first;

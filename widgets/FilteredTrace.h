@@ -42,6 +42,14 @@ private:
 bool laneValues(view::ViewSession& session, const MontageLanes* montage, std::size_t channel, std::int64_t from,
                 std::int64_t to, const core::ReadControl& control, std::vector<double>& values, std::string& error);
 
+// laneValues of [first, end) widened by the settling margins of `sos` (none: not widened) within the channel of
+// `length` grid points, filtered run by run in `phase`; `from` is where the values start. False (and `error`) when
+// a read failed.
+bool filteredLaneValues(view::ViewSession& session, const MontageLanes* montage, std::size_t channel,
+                        std::int64_t length, const filter::Sos* sos, filter::Phase phase, std::int64_t first,
+                        std::int64_t end, const core::ReadControl& control, std::vector<double>& values,
+                        std::int64_t& from, std::string& error);
+
 // Samples [first, end) of the channel (or lane) through `spec` (none: as they are), as points per sample
 // (`samples`) or min/max per column of the request, with NaN runs where samples are missing. False (and `error`)
 // when a read or the design failed.

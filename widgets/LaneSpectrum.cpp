@@ -1,4 +1,4 @@
-// Chunks of 2^20 samples, each read with the filter's settling margins on both sides (laneValues), filtered and
+// Chunks of 2^20 samples, each read with the filter's settling margins on both sides (filteredLaneValues), filtered and
 // cropped, then fed to one WelchAccumulator in order: a run of present samples continues across chunks.
 #include "LaneSpectrum.h"
 
@@ -39,17 +39,17 @@ core::Result<spectrum::Psd> laneSpectrum(view::ViewSession& session, const LaneS
         if (!designed) return refuse(designed.error().message);
         sos = std::move(*designed);
     }
-    const std::int64_t margin = sos ? std::max<long long>(0, filter::settleSamples(*sos)) : 0;
+    const filter::Phase phase = request.filter ? request.filter->phase : filter::Phase::Zero;
     std::vector<double> values;
     std::string error;
     for (std::int64_t at = first; at < end; at += kChunk) {
         if (control.cancel && control.cancel->cancelled())
             return core::makeError(core::ErrorCode::Cancelled, "cancelled");
         const std::int64_t to = std::min(end, at + kChunk);
-        const std::int64_t from = std::max<std::int64_t>(0, at - margin), past = std::min(ch.gridLength, to + margin);
-        if (!laneValues(session, request.montage.get(), request.channel, from, past, control, values, error))
+        std::int64_t from = 0;
+        if (!filteredLaneValues(session, request.montage.get(), request.channel, ch.gridLength, sos ? &*sos : nullptr,
+                                phase, at, to, control, values, from, error))
             return core::makeError(core::ErrorCode::Io, error, shown.path);
-        if (sos) filter::filterRuns(*sos, values, request.filter->phase);
         accumulator->add(std::span<const double>(values).subspan(static_cast<std::size_t>(at - from),
                                                                  static_cast<std::size_t>(to - at)));
         if (control.progress)

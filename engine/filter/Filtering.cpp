@@ -2,8 +2,12 @@
 // odd padding, and the runs of present samples between gaps.
 #include "filter/Filtering.h"
 
+#include "filter/CascadeLanes.h"
+
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <vector>
 
 namespace lv::filter {
@@ -55,6 +59,100 @@ std::size_t padding(const Sos& sos)
     return 3 * (2 * sos.size() + 1 - std::min(b2Zero, a2Zero));
 }
 
+// steadyState as z1, z2 per section, for runLanes.
+std::vector<double> flatSteadyState(const Sos& sos)
+{
+    std::vector<double> flat;
+    for (const State& z : steadyState(sos)) flat.insert(flat.end(), {z.z1, z.z2});
+    return flat;
+}
+
+// Room for `values` doubles, uninitialised: the thread's own buffer of 1 Mi doubles, reused call after call (fresh
+// memory costs more in page faults and zeroing than the filter itself), or for more a buffer of its own.
+class Scratch {
+public:
+    explicit Scratch(std::size_t values) : m_size(values)
+    {
+        constexpr std::size_t kKept = std::size_t{1} << 20;
+        thread_local std::unique_ptr<double[]> kept;
+        if (values > kKept) {
+            m_own.reset(new double[values]);
+            m_data = m_own.get();
+            return;
+        }
+        if (!kept) kept.reset(new double[kKept]);
+        m_data = kept.get();
+    }
+    std::span<double> span() const { return {m_data, m_size}; }
+
+private:
+    std::unique_ptr<double[]> m_own;
+    double* m_data = nullptr;
+    std::size_t m_size = 0;
+};
+
+// Runs of one length into frames of cascadeLanes() values from `at` on (frame by frame: each frame written once;
+// lanes without a run hold zeros), and back.
+void interleave(std::span<const std::span<double>> runs, double* at)
+{
+    const std::size_t lanes = cascadeLanes(), n = runs.front().size();
+    for (std::size_t j = 0; j < n; ++j, at += lanes) {
+        for (std::size_t l = 0; l < runs.size(); ++l) at[l] = runs[l][j];
+        std::fill(at + runs.size(), at + lanes, 0.0);
+    }
+}
+
+void deinterleave(const double* at, std::span<const std::span<double>> runs)
+{
+    const std::size_t lanes = cascadeLanes(), n = runs.front().size();
+    for (std::size_t j = 0; j < n; ++j, at += lanes)
+        for (std::size_t l = 0; l < runs.size(); ++l) runs[l][j] = at[l];
+}
+
+// filterZeroPhase of up to cascadeLanes() runs of one length, interleaved (lanes without a run hold zeros): the same
+// padding, passes and crop.
+void zeroPhaseLanes(const Sos& sos, std::span<const std::span<double>> runs)
+{
+    const std::size_t lanes = cascadeLanes(), n = runs.front().size(), edge = std::min(padding(sos), n - 1);
+    const Scratch room((n + 2 * edge) * lanes);
+    const std::span<double> ext = room.span();
+    interleave(runs, ext.data() + edge * lanes);
+    std::fill(ext.begin(), ext.begin() + static_cast<std::ptrdiff_t>(edge * lanes), 0.0); // the lanes without a run
+    std::fill(ext.end() - static_cast<std::ptrdiff_t>(edge * lanes), ext.end(), 0.0);
+    for (std::size_t l = 0; l < runs.size(); ++l) {
+        const std::span<double> x = runs[l];
+        for (std::size_t i = 0; i < edge; ++i) {
+            ext[i * lanes + l] = 2 * x[0] - x[edge - i];
+            ext[(edge + n + i) * lanes + l] = 2 * x[n - 1] - x[n - 2 - i];
+        }
+    }
+    const std::vector<double> zi = flatSteadyState(sos);
+    runLanes(sos, zi.data(), ext.data(), n + 2 * edge, false);
+    runLanes(sos, zi.data(), ext.data(), n + 2 * edge, true);
+    deinterleave(ext.data() + edge * lanes, runs);
+}
+
+// filterCausal of up to cascadeLanes() runs of one length, interleaved.
+void causalLanes(const Sos& sos, std::span<const std::span<double>> runs)
+{
+    const Scratch room(runs.front().size() * cascadeLanes());
+    const std::span<double> data = room.span();
+    interleave(runs, data.data());
+    runLanes(sos, flatSteadyState(sos).data(), data.data(), runs.front().size(), false);
+    deinterleave(data.data(), runs);
+}
+
+// The runs of finite values in x.
+void appendRuns(std::span<double> x, std::map<std::size_t, std::vector<std::span<double>>>& byLength)
+{
+    for (std::size_t i = 0; i < x.size();) {
+        std::size_t end = i;
+        while (end < x.size() && std::isfinite(x[end])) ++end;
+        if (end > i) byLength[end - i].push_back(x.subspan(i, end - i));
+        i = std::max(end, i + 1);
+    }
+}
+
 } // namespace
 
 void filterCausal(const Sos& sos, std::span<double> x)
@@ -93,6 +191,24 @@ void filterRuns(const Sos& sos, std::span<double> x, Phase phase)
         const std::span<double> part = x.subspan(i, end - i);
         phase == Phase::Zero ? filterZeroPhase(sos, part) : filterCausal(sos, part);
         i = end;
+    }
+}
+
+void filterRunsTogether(const Sos& sos, std::span<const std::span<double>> xs, Phase phase)
+{
+    if (sos.empty()) return;
+    std::map<std::size_t, std::vector<std::span<double>>> byLength;
+    for (const std::span<double> x : xs) appendRuns(x, byLength);
+    const std::size_t lanes = cascadeLanes();
+    for (auto& [length, runs] : byLength) {
+        if (runs.size() == 1) { // a run met once: the one-signal pass
+            phase == Phase::Zero ? filterZeroPhase(sos, runs.front()) : filterCausal(sos, runs.front());
+            continue;
+        }
+        for (std::size_t k = 0; k < runs.size(); k += lanes) {
+            const std::span<const std::span<double>> group(runs.data() + k, std::min(lanes, runs.size() - k));
+            phase == Phase::Zero ? zeroPhaseLanes(sos, group) : causalLanes(sos, group);
+        }
     }
 }
 

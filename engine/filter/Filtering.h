@@ -22,4 +22,9 @@ void filterZeroPhase(const Sos& sos, std::span<double> x);
 // Each run of finite values in x filtered on its own, NaN (missing) left as it is.
 void filterRuns(const Sos& sos, std::span<double> x, Phase phase);
 
+// filterRuns of each of `xs`, with runs of one length (in any of the signals) taken through the cascade side by side,
+// one per SIMD lane (cascadeLanes() at a time): each signal ends bit for bit as filterRuns leaves it, in about
+// 1 / cascadeLanes() of the time when the signals have runs of the same length (the lanes of a page without gaps).
+void filterRunsTogether(const Sos& sos, std::span<const std::span<double>> xs, Phase phase);
+
 } // namespace lv::filter

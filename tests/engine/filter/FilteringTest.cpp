@@ -1,12 +1,16 @@
 // Filtering against scipy.signal (sosfiltfilt; sosfilt from sosfilt_zi x x[0]) sample for sample; a spike keeps its
 // peak sample; a filter never crosses a gap; a page filtered with settleSamples() of margin equals the whole run.
+#include "filter/Filtering.h"
+#include "filter/CascadeLanes.h"
 #include "filter/FilterSpec.h"
 
 #include "ScipyReference.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <gtest/gtest.h>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -121,5 +125,39 @@ TEST(Filtering, APageWithSettlingMarginsEqualsTheWholeRun)
         for (std::size_t i = 0; i < length; ++i)
             worst = std::max(worst, std::abs(part[page - from + i] - whole[page + i]));
         EXPECT_LT(worst, 1e-3 * largest(x)) << text << ": margin " << margin << " samples";
+    }
+}
+
+// Signals filtered side by side (runs of equal length in SIMD lanes) end bit for bit as each filtered alone, in
+// both phases: runs of the same length in different signals, of lengths met once, of 1 and 2 samples, and an odd
+// number of runs of one length (one left for the scalar pass).
+TEST(Filtering, SignalsFilteredTogetherEqualEachFilteredAloneBitForBit)
+{
+#if defined(__x86_64__) || defined(_M_X64) || defined(__aarch64__)
+    EXPECT_EQ(filter::cascadeLanes(), 8u); // the lanes, not only the scalar fallback, are what this test covers
+#endif
+    const filter::Sos sos = design("hp=0.5,lp=70,notch=50");
+    const std::vector<double> base = eegLike();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const filter::Phase phase : {filter::Phase::Zero, filter::Phase::Causal}) {
+        std::vector<std::vector<double>> signals;
+        for (std::size_t s = 0; s < 7; ++s) {
+            std::vector<double> x(base.begin() + static_cast<std::ptrdiff_t>(s * 37), base.end());
+            x.resize(4000);
+            if (s % 3 == 1) std::fill(x.begin() + 1000, x.begin() + 1200, nan); // runs of 1000 and 2800
+            if (s == 4) x[3998] = nan;                                          // runs of 1 and ...
+            if (s == 5) x[2] = nan;                                             // ... of 2 samples
+            signals.push_back(std::move(x));
+        }
+        std::vector<std::vector<double>> alone = signals;
+        for (std::vector<double>& x : alone) filter::filterRuns(sos, x, phase);
+        std::vector<std::span<double>> spans(signals.begin(), signals.end());
+        filter::filterRunsTogether(sos, spans, phase);
+        for (std::size_t s = 0; s < signals.size(); ++s)
+            for (std::size_t i = 0; i < signals[s].size(); ++i) {
+                const double a = alone[s][i], b = signals[s][i];
+                ASSERT_TRUE(std::memcmp(&a, &b, sizeof a) == 0)
+                    << "signal " << s << " sample " << i << ": " << a << " alone, " << b << " together";
+            }
     }
 }

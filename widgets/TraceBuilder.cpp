@@ -233,8 +233,28 @@ const core::ChannelInfo& shownChannel(const view::ViewSession& session, const Fr
     return request.montage ? request.montage->info.channels.at(channel) : session.info().channels.at(channel);
 }
 
+std::pair<std::int64_t, std::int64_t> traceSpan(const core::ChannelInfo& ch, const FrameRequest& request)
+{
+    const core::SampleGrid grid = ch.grid();
+    return {std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(request.range.start)),
+            std::min(ch.gridLength, grid.firstIndexAtOrAfter(request.range.end))};
+}
+
+bool drawnAsSamples(const FrameRequest& request, std::int64_t first, std::int64_t end)
+{
+    return request.exact &&
+           static_cast<double>(end - first) <= static_cast<double>(request.columns) * kSamplesPerColumnLimit;
+}
+
+std::string computedTraceKey(std::size_t channel, const filter::FilterSpec* spec, std::int64_t first, std::int64_t end,
+                             std::size_t columns, bool samples)
+{
+    return std::to_string(channel) + "|" + (spec ? filter::filterSpecText(*spec) : std::string()) + "|" +
+           std::to_string(first) + "|" + std::to_string(end) + "|" + std::to_string(columns) + (samples ? "|s" : "|e");
+}
+
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
-                        const core::CancelToken& cancel, std::string& error)
+                        const core::CancelToken& cancel, std::string& error, const PreparedLanes* prepared)
 {
     const core::RecordingInfo& info = session.info();
     const core::ChannelInfo& ch = shownChannel(session, request, channel);
@@ -242,16 +262,13 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     const bool lane = request.montage && request.montage->isLane(channel);
     ChannelTrace t;
     t.channel = channel;
-    const core::SampleGrid grid = ch.grid();
-    const std::int64_t first = std::max<std::int64_t>(0, grid.firstIndexAtOrAfter(request.range.start));
-    const std::int64_t end = std::min(ch.gridLength, grid.firstIndexAtOrAfter(request.range.end));
+    const auto [first, end] = traceSpan(ch, request);
     if (end <= first || request.columns == 0) return t;
     const std::vector<core::TimeRange> gaps = unionRanges(ch.gaps);
     core::ReadControl control;
     control.cancel = &cancel;
     std::vector<core::TimeRange> nan;
-    const bool samples = request.exact && static_cast<double>(end - first) <=
-                                              static_cast<double>(request.columns) * kSamplesPerColumnLimit;
+    const bool samples = drawnAsSamples(request, first, end);
     const auto bits = request.bitViews.find(channel);
     const bool asBits = !lane && bits != request.bitViews.end() && bits->second != BitView::Value;
     const auto filtered = request.filters.find(channel);
@@ -261,19 +278,20 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     if (lane && end - first > kFilterLimit) return t;
     const bool computed = filter || lane;
     if (computed && !request.exact) return t; // a coarse frame never decodes: the lane waits for the exact frame
-    const std::string key = computed ? std::to_string(channel) + "|" +
-                                           (filter ? filter::filterSpecText(filtered->second) : std::string()) + "|" +
-                                           std::to_string(first) + "|" + std::to_string(end) + "|" +
-                                           std::to_string(request.columns) + (samples ? "|s" : "|e")
-                                     : std::string();
+    const filter::FilterSpec* spec = filter ? &filtered->second : nullptr;
+    const std::string key =
+        computed ? computedTraceKey(channel, spec, first, end, request.columns, samples) : std::string();
     if (computed && request.filtered)
         if (auto kept = request.filtered->find(key)) return std::move(*kept);
     if (asBits) {
         if (!bitPoints(session, request, channel, bits->second, first, end, control, t, nan, error)) return t;
         t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
     } else if (computed) {
-        const filter::FilterSpec* spec = filter ? &filtered->second : nullptr;
-        if (!computedPoints(session, request, channel, spec, first, end, samples, control, t, nan, error)) return t;
+        const PreparedValues* values = nullptr;
+        if (prepared)
+            if (const auto it = prepared->find(channel); it != prepared->end()) values = &it->second;
+        if (!computedPoints(session, request, channel, spec, first, end, samples, control, t, nan, error, values))
+            return t;
         t.nanRuns = subtractRanges(unionRanges(std::move(nan)), gaps);
     } else if (samples) {
         if (!samplePoints(session, channel, first, end, control, t, nan, error)) return t;
@@ -314,9 +332,10 @@ std::shared_ptr<TraceFrame> buildFrame(view::ViewSession& session, const FrameRe
     std::iota(indices.begin(), indices.end(), std::size_t{0});
     frame->traces.resize(indices.size());
     std::vector<std::string> errors(indices.size());
+    const PreparedLanes prepared = prepareFilteredLanes(session, request, cancel); // filtered side by side
     forEachInBackground(indices, [&](std::size_t k) {
         if (!cancel.cancelled())
-            frame->traces[k] = buildTrace(session, request, request.channels[k], cancel, errors[k]);
+            frame->traces[k] = buildTrace(session, request, request.channels[k], cancel, errors[k], &prepared);
     });
     if (cancel.cancelled()) return nullptr;
     const auto failed = std::find_if(errors.begin(), errors.end(), [](const std::string& e) { return !e.empty(); });

@@ -2,11 +2,15 @@
 // line breaks at gaps. Never called on the UI thread.
 #pragma once
 
+#include "FilteredTrace.h"
 #include "GapBands.h"
 #include "TraceFrame.h"
 
 #include "core/TaskRunner.h"
 #include "view/ViewSession.h"
+
+#include <string>
+#include <utility>
 
 namespace lv::widgets {
 
@@ -20,8 +24,19 @@ void robustExtent(ChannelTrace& t);
 const core::ChannelInfo& shownChannel(const view::ViewSession& session, const FrameRequest& request,
                                       std::size_t channel);
 
+// The grid samples [first, end) of the channel (or lane) that the request's range covers.
+std::pair<std::int64_t, std::int64_t> traceSpan(const core::ChannelInfo& ch, const FrameRequest& request);
+
+// Whether samples [first, end) are drawn one by one (an exact frame zoomed in), not as min/max per column.
+bool drawnAsSamples(const FrameRequest& request, std::int64_t first, std::int64_t end);
+
+// The key of a computed trace (montage lane, filtered channel) in the request's FilteredTraceCache.
+std::string computedTraceKey(std::size_t channel, const filter::FilterSpec* spec, std::int64_t first, std::int64_t end,
+                             std::size_t columns, bool samples);
+
+// One channel (or lane) of the request; a filtered one takes its values from `prepared` when they are there.
 ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request, std::size_t channel,
-                        const core::CancelToken& cancel, std::string& error);
+                        const core::CancelToken& cancel, std::string& error, const PreparedLanes* prepared = nullptr);
 // Every channel of the request; returns nullptr when cancelled.
 std::shared_ptr<TraceFrame> buildFrame(view::ViewSession& session, const FrameRequest& request,
                                        const core::CancelToken& cancel);

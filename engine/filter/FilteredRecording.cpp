@@ -2,11 +2,16 @@
 // and stored again as counts of the source's resolution.
 #include "filter/FilteredRecording.h"
 
+#include "filter/CascadeLanes.h"
+#include "filter/Filtering.h"
+
 #include "core/TimeFormat.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <tuple>
 
 namespace lv::filter {
 
@@ -69,13 +74,15 @@ std::string FilteredRecording::note() const
                                         : " (causal, restarted at every gap)");
 }
 
-// One inner read for all slices, each filtered one widened by its margin; then each filtered on the runner.
+// One inner read for all slices, each filtered one widened by its margin; then the filtered ones on the runner, in
+// groups of one rate and span filtered side by side.
 core::Status FilteredRecording::readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control)
 {
     std::vector<std::vector<std::int32_t>> wide(slices.size());
     std::vector<std::int64_t> wideFirst(slices.size());
     std::vector<core::RawSlice> inner;
     inner.reserve(slices.size());
+    std::map<std::tuple<double, std::int64_t, std::size_t>, std::vector<std::size_t>> byRateAndSpan;
     for (std::size_t i = 0; i < slices.size(); ++i) {
         const core::RawSlice& s = slices[i];
         if (s.channel >= m_filters.size() || !m_filters[s.channel]) {
@@ -88,27 +95,47 @@ core::Status FilteredRecording::readRaw(std::span<const core::RawSlice> slices, 
         wideFirst[i] = from;
         wide[i].resize(static_cast<std::size_t>(to - from));
         inner.push_back({s.channel, from, wide[i]});
+        byRateAndSpan[{m_info.channels[s.channel].fs, from, wide[i].size()}].push_back(i);
     }
     LV_TRY(m_inner->readRaw(inner, control));
-    std::vector<core::Status> results(slices.size());
-    const auto job = [&](std::size_t i) {
-        if (slices[i].channel < m_filters.size() && m_filters[slices[i].channel])
-            results[i] = filterSlice(slices[i], wide[i], wideFirst[i]);
-    };
-    core::runEach(control.runner, slices.size(), job);
-    for (core::Status& s : results) LV_TRY(std::move(s));
+    std::vector<std::vector<std::size_t>> groups;
+    for (const auto& [_, members] : byRateAndSpan)
+        for (std::size_t k = 0; k < members.size(); k += cascadeLanes())
+            groups.emplace_back(members.begin() + static_cast<std::ptrdiff_t>(k),
+                                members.begin() +
+                                    static_cast<std::ptrdiff_t>(std::min(members.size(), k + cascadeLanes())));
+    core::runEach(control.runner, groups.size(),
+                  [&](std::size_t g) { filterGroup(slices, groups[g], wide, wideFirst); });
     return {};
 }
 
-core::Status FilteredRecording::filterSlice(const core::RawSlice& slice, std::span<const std::int32_t> wide,
-                                            std::int64_t wideFirst)
+void FilteredRecording::filterGroup(std::span<const core::RawSlice> slices, std::span<const std::size_t> group,
+                                    const std::vector<std::vector<std::int32_t>>& wide,
+                                    const std::vector<std::int64_t>& wideFirst)
 {
-    const core::ChannelInfo& source = m_inner->info().channels[slice.channel];
-    const double factor = source.conversionFactor, offset = m_info.channels[slice.channel].offset;
+    std::vector<std::vector<double>> values;
+    for (const std::size_t i : group) values.push_back(physicalValues(slices[i].channel, wide[i]));
+    std::vector<std::span<double>> xs(values.begin(), values.end());
+    filterRunsTogether(m_filters[slices[group.front()].channel]->sos, xs, m_spec.phase);
+    for (std::size_t k = 0; k < group.size(); ++k) storeCounts(slices[group[k]], values[k], wideFirst[group[k]]);
+}
+
+std::vector<double> FilteredRecording::physicalValues(std::size_t channel, std::span<const std::int32_t> wide) const
+{
+    const core::ChannelInfo& source = m_inner->info().channels[channel];
     std::vector<double> values(wide.size());
     for (std::size_t i = 0; i < wide.size(); ++i)
-        values[i] = wide[i] == core::kNoSample ? std::nan("") : static_cast<double>(wide[i]) * factor + source.offset;
-    filterRuns(m_filters[slice.channel]->sos, values, m_spec.phase);
+        values[i] = wide[i] == core::kNoSample ? std::nan("")
+                                               : static_cast<double>(wide[i]) * source.conversionFactor + source.offset;
+    return values;
+}
+
+// The filtered values of the slice, back to counts of the channel's step (missing where they do not fit).
+void FilteredRecording::storeCounts(const core::RawSlice& slice, const std::vector<double>& values,
+                                    std::int64_t wideFirst)
+{
+    const double factor = m_inner->info().channels[slice.channel].conversionFactor;
+    const double offset = m_info.channels[slice.channel].offset;
     bool clipped = false;
     const std::size_t skip = static_cast<std::size_t>(slice.firstSample - wideFirst);
     for (std::size_t i = 0; i < slice.out.size(); ++i) {
@@ -120,7 +147,6 @@ core::Status FilteredRecording::filterSlice(const core::RawSlice& slice, std::sp
         slice.out[i] = fits ? static_cast<std::int32_t>(count) : core::kNoSample;
     }
     if (clipped) m_clipped[slice.channel] = true;
-    return {};
 }
 
 std::vector<std::string> FilteredRecording::takeWarnings()

@@ -50,7 +50,11 @@ private:
     };
 
     FilteredRecording() = default;
-    core::Status filterSlice(const core::RawSlice& slice, std::span<const std::int32_t> wide, std::int64_t wideFirst);
+    // Slices (indices into `slices`) of channels with one rate and one widened span, filtered side by side.
+    void filterGroup(std::span<const core::RawSlice> slices, std::span<const std::size_t> group,
+                     const std::vector<std::vector<std::int32_t>>& wide, const std::vector<std::int64_t>& wideFirst);
+    std::vector<double> physicalValues(std::size_t channel, std::span<const std::int32_t> wide) const;
+    void storeCounts(const core::RawSlice& slice, const std::vector<double>& values, std::int64_t wideFirst);
 
     std::unique_ptr<core::Recording> m_inner;
     core::RecordingInfo m_info;

@@ -45,14 +45,24 @@ double ChannelScales::channelFactor(std::size_t channel) const
     return it == m_channelGain.end() ? 1.0 : it->second;
 }
 
+void ChannelScales::setChannelSensitivity(std::size_t channel, const Sensitivity& s)
+{
+    if (s.isAuto())
+        m_channelSensitivity.erase(channel);
+    else
+        m_channelSensitivity[channel] = s;
+}
+
 void ChannelScales::forgetChannelsFrom(std::size_t first)
 {
+    std::erase_if(m_channelSensitivity, [first](const auto& e) { return e.first >= first; });
     std::erase_if(m_channelGain, [first](const auto& e) { return e.first >= first; });
     std::erase_if(m_channelFit, [first](const auto& e) { return e.first >= first; });
 }
 
 void ChannelScales::forgetRecording()
 {
+    m_channelSensitivity.clear();
     m_channelGain.clear();
     m_channelFit.clear();
     m_unitFit.clear();
@@ -67,7 +77,7 @@ void ChannelScales::fit(const TraceFrame& frame, const std::function<Kind(std::s
         Fit& own = m_channelFit[t.channel];
         if (frame.exact || !own.exact) own = {half, frame.exact}; // Auto follows every exact page
         const Kind kind = kindOf(t.channel);
-        if (!fixedFor(kind)) widest[kind.unit] = std::max(widest[kind.unit], half);
+        if (!fixedFor(t.channel, kind)) widest[kind.unit] = std::max(widest[kind.unit], half);
     }
     for (const auto& [unit, half] : widest) {
         Fit& shared = m_unitFit[unit];
@@ -77,7 +87,7 @@ void ChannelScales::fit(const TraceFrame& frame, const std::function<Kind(std::s
 
 double ChannelScales::unitsPerDivision(std::size_t channel, const Kind& kind, double divisionMm) const
 {
-    const Sensitivity* fixed = fixedFor(kind);
+    const Sensitivity* fixed = fixedFor(channel, kind);
     double base = fixed ? fixed->unitsPerDivision(kind.unit, divisionMm) : 0.0;
     if (!fixed) {
         const Fit* fit = nullptr;
@@ -95,8 +105,10 @@ double ChannelScales::unitsPerDivision(std::size_t channel, const Kind& kind, do
     return base / (m_gain * (cg == m_channelGain.end() ? 1.0 : cg->second));
 }
 
-const Sensitivity* ChannelScales::fixedFor(const Kind& kind) const
+const Sensitivity* ChannelScales::fixedFor(std::size_t channel, const Kind& kind) const
 {
+    const auto mine = m_channelSensitivity.find(channel);
+    if (mine != m_channelSensitivity.end() && mine->second.unitsPerDivision(kind.unit, 1.0) > 0) return &mine->second;
     if (m_sensitivity.isAuto()) return nullptr;
     const auto own = m_typeSensitivity.find(kind.type);
     if (own != m_typeSensitivity.end() && own->second.unitsPerDivision(kind.unit, 1.0) > 0) return &own->second;

@@ -28,6 +28,9 @@ public:
     void scaleChannel(std::size_t channel, double factor);
     double channelFactor(std::size_t channel) const; // what scaleChannel made of it (1: none)
     const std::map<std::size_t, double>& channelFactors() const { return m_channelGain; }
+    // A channel's own sensitivity (a montage derivation's), over its type's and the common one and shown even when
+    // the common one is Auto; an Auto one removes it.
+    void setChannelSensitivity(std::size_t channel, const Sensitivity& s);
     void forgetRecording();                     // fits and channel factors of the previous recording dropped
     void forgetChannelsFrom(std::size_t first); // and of the channels from `first` on (a montage's lanes)
 
@@ -42,9 +45,9 @@ public:
 
     // The channel's value per division of `divisionMm` millimetres; 0: not known yet.
     double unitsPerDivision(std::size_t channel, const Kind& kind, double divisionMm) const;
-    // The fixed sensitivity a channel of this kind shows (its type's or the common one), or nothing (a fit): its
-    // label can say "uV/mm".
-    const Sensitivity* fixedFor(const Kind& kind) const;
+    // The fixed sensitivity the channel of this kind shows (its own, its type's or the common one), or nothing (a
+    // fit): its label can say "uV/mm".
+    const Sensitivity* fixedFor(std::size_t channel, const Kind& kind) const;
 
 private:
     struct Fit {
@@ -56,6 +59,7 @@ private:
     double m_gain = 1.0;
     std::map<core::ChannelType, Sensitivity> m_typeSensitivity;
     std::map<std::size_t, double> m_channelGain;
+    std::map<std::size_t, Sensitivity> m_channelSensitivity;
     std::map<std::size_t, Fit> m_channelFit; // Auto
     std::map<std::string, Fit> m_unitFit;    // common sensitivity, units it does not convert to
 };

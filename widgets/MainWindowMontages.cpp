@@ -157,6 +157,8 @@ void MainWindow::applyMontage(bool refresh)
         for (std::size_t lane : lanes->lanes()) {
             const montage::DisplaySettings& display = lanes->derivations[lane - lanes->first].display;
             if (display.inverted) m_plot->setInverted(lane, true);
+            if (display.sensitivity > 0) // units per cm, in the derivation's own unit
+                m_plot->setChannelSensitivity(lane, {display.sensitivity / 10, Sensitivity::Per::Millimetre, ""});
             if (const QColor c(QString::fromStdString(display.colour)); !display.colour.empty() && c.isValid())
                 colours[lane] = c;
         }

@@ -293,7 +293,7 @@ QString TracePlot::laneLabel(std::size_t lane) const
     else if (const QString filter = filterLabel(c); !filter.isEmpty())
         label += " " + filter;
     if (const double perDivision = unitsPerDivision(c); perDivision > 0) {
-        const Sensitivity* fixed = m_scales.fixedFor(kindOf(c));
+        const Sensitivity* fixed = m_scales.fixedFor(c, kindOf(c));
         const bool perMm = fixed && fixed->per == Sensitivity::Per::Millimetre;
         const double v = perMm ? perDivision / divisionMillimetres() : perDivision;
         label += QString("  %1 %2/%3").arg(amplitudeText(v), unitOf(c), perMm ? "mm" : "div");

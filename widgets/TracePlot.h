@@ -80,6 +80,8 @@ public:
     const std::set<std::size_t>& invertedChannels() const { return m_inverted; }
     // A type's own sensitivity over the common one (Auto: none); see ChannelScales::setTypeSensitivity.
     void setTypeSensitivity(core::ChannelType type, const Sensitivity& s);
+    // A channel's own sensitivity (a montage derivation's) over all others; see ChannelScales::setChannelSensitivity.
+    void setChannelSensitivity(std::size_t channel, const Sensitivity& s);
     const std::map<core::ChannelType, Sensitivity>& typeSensitivities() const { return m_scales.typeSensitivities(); }
     // Offset: the trace drawn this much (in the channel's unit) above its lane's centre (0: centred).
     void setChannelOffset(std::size_t channel, double offset);

@@ -51,6 +51,13 @@ void TracePlot::setTypeSensitivity(core::ChannelType type, const Sensitivity& s)
     amplitudeChanged();
 }
 
+void TracePlot::setChannelSensitivity(std::size_t channel, const Sensitivity& s)
+{
+    m_scales.setChannelSensitivity(channel, s);
+    if (m_frame) m_scales.fit(*m_frame, [this](std::size_t c) { return kindOf(c); });
+    amplitudeChanged();
+}
+
 void TracePlot::setInverted(std::size_t channel, bool inverted)
 {
     if (isInverted(channel) == inverted) return;

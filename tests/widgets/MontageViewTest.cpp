@@ -151,7 +151,9 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath("one.json");
         QVERIFY(lv::montage::writeMontageFile(
-                    {"One", {{"Fp1-Fp2", "", "", {{"EEG Fp1", 1}, {"EEG Fp2", -1}}, {"#ff0000", 0, "", false}}}},
+                    {"One",
+                     {{"Fp1-Fp2", "", "", {{"EEG Fp1", 1}, {"EEG Fp2", -1}}, {"#ff0000", 0, "", false}},
+                      {"F3-F4", "", "", {{"EEG F3", 1}, {"EEG F4", -1}}, {"", 100, "", false}}}},
                     file.toStdString())
                     .ok());
         QSignalSpy imported(&w, &MainWindow::montageImported);
@@ -162,6 +164,15 @@ private slots:
         QCOMPARE(w.savedMontages().size(), std::size_t{2});
         QVERIFY(montageAction(w, "saved:One")->shortcut() == QKeySequence("F6"));
         QCOMPARE(w.plot()->colourOf(info.channels.size()), QColor("#ff0000")); // the derivation's own colour
+        // F3-F4's own sensitivity, 100 uV/cm, over the common one, even Auto; Fp1-Fp2 follows the common one.
+        for (const QString common : {"7 uV/mm", "Auto"}) {
+            QVERIFY(w.setAmplitudeText(common));
+            QVERIFY(lv::test::waitSettled(w));
+            QVERIFY2(w.plot()->laneLabel(1).endsWith("  10 uV/mm"), qPrintable(w.plot()->laneLabel(1)));
+            QCOMPARE(w.plot()->unitsPerDivision(info.channels.size() + 1), 10 * w.plot()->divisionMillimetres());
+        }
+        QVERIFY2(!w.plot()->laneLabel(0).contains("uV/mm"), qPrintable(w.plot()->laneLabel(0)));
+        QVERIFY(w.setAmplitudeText("7 uV/mm"));
         QVERIFY(lv::test::waitSettled(w));
         const auto reds = [&w] {
             const QImage image = w.plot()->traceImage();

@@ -1,4 +1,4 @@
-// Sample conversion kernels, the engine's one home for SIMD (xsimd): stored integers to counts, counts to
+// Sample conversion kernels with xsimd (the filters' is filter/CascadeLanes): stored integers to counts, counts to
 // physical values. Results are bit-identical to the plain scalar expressions they replace.
 #pragma once
 

@@ -7,7 +7,9 @@
 #include "AnnotationList.h"
 #include "ConversionQueue.h"
 #include "ConvertDialog.h"
+#include "FilteredTrace.h"
 #include "MergeDialog.h"
+#include "MontageLanes.h"
 #include "OverviewStrip.h"
 #include "SessionBrowser.h"
 #include "SpectrogramStrip.h"
@@ -89,6 +91,27 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &TraceLoader::openFailed, this, &MainWindow::onOpenFailed);
     connect(m_loader, &TraceLoader::changedOnDisk, this, &MainWindow::reloadChanged);
     connect(m_loader, &TraceLoader::frameReady, m_plot, &TracePlot::showFrame);
+    // Montage lanes in views too wide to sum: their envelopes' progress in the status bar, the view redrawn when
+    // they are ready.
+    const auto wideLanes = [this] {
+        const core::RecordingInfo* shown = m_loader->displayInfo();
+        const auto& lanes = m_loader->montage();
+        if (!shown || !lanes || lanes->plans.empty()) return false;
+        const double samples = static_cast<double>(m_view.span()) / 1e6 * shown->channels.at(lanes->first).fs;
+        return samples > static_cast<double>(kFilterLimit);
+    };
+    connect(m_loader, &TraceLoader::laneEnvelopesReady, this, [this, wideLanes] {
+        if (wideLanes()) viewChanged();
+    });
+    auto* envelopePoll = new QTimer(this);
+    envelopePoll->setInterval(500);
+    connect(envelopePoll, &QTimer::timeout, this, [this, wideLanes] {
+        if (m_loader->montage() && !m_loader->laneEnvelopes() && wideLanes())
+            statusBar()->showMessage(tr("montage lanes of this wide view: computing their envelopes ... %1 %")
+                                         .arg(static_cast<int>(m_loader->laneEnvelopeProgress() * 100)),
+                                     1000);
+    });
+    envelopePoll->start();
     connect(m_loader, &TraceLoader::frameReady, this, [this](const FramePtr& frame) {
         if (!frame || frame->damage.empty()) return; // a block failed its CRC: a red "damaged" band, never data
         const QString first = QString::fromStdString(frame->damage.front());

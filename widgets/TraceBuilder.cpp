@@ -3,6 +3,7 @@
 
 #include "FilteredTrace.h"
 #include "IrregularTrace.h"
+#include "LaneEnvelopes.h"
 #include "MontageLanes.h"
 #include "ThreadPriority.h"
 
@@ -60,6 +61,15 @@ void insertBreaks(ChannelTrace& t, const std::vector<double>& breaks)
     y.insert(y.end(), t.y.begin() + static_cast<std::ptrdiff_t>(i), t.y.end());
     t.x = std::move(x);
     t.y = std::move(y);
+}
+
+// A break at the middle of each of `ranges` (merged where they overlap), x in seconds from `start`.
+void addBreaks(ChannelTrace& t, std::vector<core::TimeRange> ranges, core::Uutc start)
+{
+    std::vector<double> middles;
+    for (const core::TimeRange& g : unionRanges(std::move(ranges)))
+        middles.push_back(secondsFrom(start, g.start + g.duration() / 2));
+    insertBreaks(t, middles);
 }
 
 // One point per sample; NaN samples become NaN points and NaN runs. False (and `error`) when the read failed.
@@ -274,8 +284,16 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     const auto filtered = request.filters.find(channel);
     const bool filter =
         !asBits && filtered != request.filters.end() && filtered->second.any() && end - first <= kFilterLimit;
-    // A lane sums decoded samples: none beyond the filter's limit (the label says so) and none in a coarse frame.
-    if (lane && end - first > kFilterLimit) return t;
+    // A lane sums decoded samples: none beyond the filter's limit (the label says so) and none in a coarse frame;
+    // there it is drawn from its envelopes once they are computed (as long as a column holds a chunk).
+    if (lane && (end - first > kFilterLimit || !request.exact)) {
+        if (!request.envelopes || request.envelopes->montage != request.montage ||
+            !laneEnvelopePoints(*request.envelopes, channel, ch.grid(), info.start, first, end, request.columns, t))
+            return t;
+        addBreaks(t, clipRanges(gaps, request.range), info.start);
+        robustExtent(t);
+        return t;
+    }
     const bool computed = filter || lane;
     if (computed && !request.exact) return t; // a coarse frame never decodes: the lane waits for the exact frame
     const filter::FilterSpec* spec = filter ? &filtered->second : nullptr;
@@ -305,10 +323,7 @@ ChannelTrace buildTrace(view::ViewSession& session, const FrameRequest& request,
     std::vector<core::TimeRange> breaks = clipRanges(gaps, request.range);
     breaks.insert(breaks.end(), t.nanRuns.begin(), t.nanRuns.end());
     breaks.insert(breaks.end(), t.damagedRuns.begin(), t.damagedRuns.end());
-    std::vector<double> middles;
-    for (const core::TimeRange& g : unionRanges(std::move(breaks)))
-        middles.push_back(secondsFrom(info.start, g.start + g.duration() / 2));
-    insertBreaks(t, middles);
+    addBreaks(t, std::move(breaks), info.start);
     robustExtent(t);
     if (computed && request.filtered && !(control.cancel && control.cancel->cancelled())) request.filtered->put(key, t);
     return t;

@@ -53,6 +53,7 @@ struct IrregularDrawing {
 
 class FilteredTraceCache;
 struct MontageLanes;
+struct LaneEnvelopes;
 
 struct FrameRequest {
     std::uint64_t id = 0;
@@ -66,6 +67,7 @@ struct FrameRequest {
     std::map<std::size_t, filter::FilterSpec> filters = {}; // channels drawn filtered (FilteredTrace)
     std::shared_ptr<FilteredTraceCache> filtered = {};      // their traces of recent pages (and of montage lanes)
     std::shared_ptr<const MontageLanes> montage = {};       // channels from its `first` on are its derivations
+    std::shared_ptr<const LaneEnvelopes> envelopes = {};    // the lanes' envelopes for wide views (when computed)
 };
 
 struct ChannelTrace {

@@ -2,6 +2,7 @@
 #include "TraceLoader.h"
 
 #include "FilteredTrace.h"
+#include "LaneEnvelopes.h"
 
 #include "ThreadPriority.h"
 #include "TraceBuilder.h"
@@ -22,6 +23,7 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent), m_jobs(this, &m_poo
     qRegisterMetaType<FramePtr>();
     m_pool.setMaxThreadCount(2);
     m_pagePool.setMaxThreadCount(1);
+    m_envelopePool.setMaxThreadCount(1);
 }
 
 TraceLoader::~TraceLoader()
@@ -29,6 +31,7 @@ TraceLoader::~TraceLoader()
     m_jobs.stop(); // no job starts or delivers from now on
     close();
     m_pagePool.waitForDone();
+    m_envelopePool.waitForDone();
     m_pool.waitForDone();
 }
 
@@ -43,8 +46,30 @@ void TraceLoader::setMontage(std::shared_ptr<const MontageLanes> montage)
     if (!m_session) return;
     m_jobs.drop(kFrames); // frames of the old lanes are not drawn
     m_montage = std::move(montage);
+    m_envelopes.reset();
     setDisplayFilter(m_filter, m_filterChannels);
+    if (!m_montage) return m_jobs.drop(kEnvelopes);
+    m_jobs.start(kEnvelopes, m_envelopePool,
+                 [self = this, path = m_path.toStdString(), password = m_password.toStdString(),
+                  lanes = m_montage](const Job& job) {
+                     lowerThisThreadPriority(); // one thread below the UI and the frames: for views no page turn waits on
+                     core::ReadControl control;
+                     control.cancel = &job.cancelToken();
+                     control.progress = [&job](std::uint64_t done, std::uint64_t all) {
+                         job.setProgress(all ? static_cast<double>(done) / static_cast<double>(all) : 0);
+                     };
+                     auto made = computeLaneEnvelopes(path, password, formats::mef3::defaultSnapshotDirectory(), lanes,
+                                                      control);
+                     if (!made) return;
+                     job.post([self, made = std::make_shared<const LaneEnvelopes>(std::move(*made))] {
+                         if (made->montage != self->m_montage) return;
+                         self->m_envelopes = made;
+                         emit self->laneEnvelopesReady();
+                     });
+                 });
 }
+
+double TraceLoader::laneEnvelopeProgress() const { return m_jobs.progress(kEnvelopes); }
 
 void TraceLoader::close()
 {
@@ -56,6 +81,8 @@ void TraceLoader::releaseSession()
 {
     m_jobs.drop(kCheck);
     m_jobs.drop(kFrames);
+    m_jobs.drop(kEnvelopes);
+    m_envelopes.reset();
     m_bands.reset();
     m_path.clear();
     m_bitViews.clear();
@@ -114,7 +141,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
                 opened.userError = QString::fromStdString(user.error().describe());
             return opened;
         },
-        [this, path](Opened result) { // while this open is current; else the session is let go on the pool
+        [this, path, password](Opened result) { // while this open is current; else the session is let go on the pool
             if (!result.session) return emit openFailed(path, result.error);
             releaseSession();
             m_session = std::move(result.session);
@@ -122,6 +149,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
             m_user = std::move(result.user);
             m_userError = std::move(result.userError);
             m_path = path;
+            m_password = password;
             m_pages = std::make_unique<cache::PageLoader>(m_session->scheduler(), m_session->info(), kViewId);
             if (m_buildPyramid) // waits for the saved pyramid to be read: never on the page thread
                 m_pool.start([session = m_session] {
@@ -209,8 +237,8 @@ std::uint64_t TraceLoader::request(core::TimeRange range, const std::vector<std:
     if (!m_session) return 0;
     const Job job = m_jobs.begin(kFrames); // the previous request's token is set, its frames dropped
     m_exactShown = false;
-    const FrameRequest coarse{job.id(),   range,       channels,  columns,    false,    0.0,
-                              m_bitViews, m_irregular, m_filters, m_filtered, m_montage};
+    const FrameRequest coarse{job.id(),   range,       channels,  columns,    false,     0.0,
+                              m_bitViews, m_irregular, m_filters, m_filtered, m_montage, m_envelopes};
     const core::TimeRange decoded{range.start - m_filterMarginUs, range.end + m_filterMarginUs}; // filters settle
     cache::PageLoader* pages = m_pages.get(); // lives until a job queued after this one on the page thread
     job.spawn(&m_pagePool, [self = this, pool = &m_pool, pages, session = m_session, coarse, decoded](const Job& job) {

@@ -52,6 +52,10 @@ public:
     // none. Kept until the recording closes or another is set.
     void setMontage(std::shared_ptr<const MontageLanes> montage);
     const std::shared_ptr<const MontageLanes>& montage() const { return m_montage; }
+    // The lanes' envelopes for wide views and coarse frames (LaneEnvelopes), computed on a job when a montage is set
+    // (laneEnvelopesReady follows); nullptr until then. Their job's progress, 0..1.
+    const std::shared_ptr<const LaneEnvelopes>& laneEnvelopes() const { return m_envelopes; }
+    double laneEnvelopeProgress() const;
     std::shared_ptr<view::ViewSession> session() const { return m_session; }
     QString path() const { return m_path; }
     // The user's own annotations of the open recording (its sidecar's), and why they did not read (empty: they did).
@@ -83,9 +87,10 @@ signals:
     void openFailed(const QString& path, const lv::core::Error& error); // the engine's error, as a value
     void frameReady(lv::widgets::FramePtr frame); // only frames of the current request, coarse before exact
     void changedOnDisk(const QString& path);      // the open session's files differ from what it was opened from
+    void laneEnvelopesReady();                    // laneEnvelopes() of the montage set
 
 private:
-    enum Lane { kOpen, kCheck, kFrames, kLanes };
+    enum Lane { kOpen, kCheck, kFrames, kEnvelopes, kLanes };
     void releaseSession(); // the open recording, its check and frames (not an open on its way)
     // From any thread (a decode callback, maybe after the loader is gone: then nothing starts): a frame job for
     // `request` on `pool`, its frame delivered to `self` on the UI thread while `job` is current.
@@ -93,9 +98,10 @@ private:
                            std::shared_ptr<view::ViewSession> session, const FrameRequest& request);
     void deliver(FramePtr frame);
 
-    QThreadPool m_pool;     // opening, frame jobs
-    QThreadPool m_pagePool; // one thread: every PageLoader call (it takes the cache's and scheduler's locks)
-    JobTracker m_jobs;      // after the pools: stops before they go
+    QThreadPool m_pool;         // opening, frame jobs
+    QThreadPool m_pagePool;     // one thread: every PageLoader call (it takes the cache's and scheduler's locks)
+    QThreadPool m_envelopePool; // one thread: the montage lanes' envelopes
+    JobTracker m_jobs;          // after the pools: stops before they go
     std::shared_ptr<view::ViewSession> m_session;
     std::shared_ptr<const GapBands> m_bands;
     std::unique_ptr<cache::PageLoader> m_pages;
@@ -108,6 +114,8 @@ private:
     std::shared_ptr<FilteredTraceCache> m_filtered;
     std::int64_t m_filterMarginUs = 0; // read around a page for its filters to settle
     std::shared_ptr<const MontageLanes> m_montage;
+    std::shared_ptr<const LaneEnvelopes> m_envelopes;
+    QString m_password; // the open recording's, for the envelope job's own open
     std::vector<core::Annotation> m_user;
     QString m_userError;
     bool m_exactShown = false;

@@ -106,10 +106,11 @@ MainWindow::MainWindow(QWidget* parent)
     auto* envelopePoll = new QTimer(this);
     envelopePoll->setInterval(500);
     connect(envelopePoll, &QTimer::timeout, this, [this, wideLanes] {
-        if (m_loader->montage() && !m_loader->laneEnvelopes() && wideLanes())
-            statusBar()->showMessage(tr("montage lanes of this wide view: computing their envelopes ... %1 %")
-                                         .arg(static_cast<int>(m_loader->laneEnvelopeProgress() * 100)),
-                                     1000);
+        if (!m_loader->montage() || m_loader->laneEnvelopes() || !wideLanes()) return;
+        m_loader->requestLaneEnvelopes(); // first asked for here: page turns of narrow views never share the CPU
+        statusBar()->showMessage(tr("montage lanes of this wide view: computing their envelopes ... %1 %")
+                                     .arg(static_cast<int>(m_loader->laneEnvelopeProgress() * 100)),
+                                 1000);
     });
     envelopePoll->start();
     connect(m_loader, &TraceLoader::frameReady, this, [this](const FramePtr& frame) {

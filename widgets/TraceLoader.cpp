@@ -47,26 +47,33 @@ void TraceLoader::setMontage(std::shared_ptr<const MontageLanes> montage)
     m_jobs.drop(kFrames); // frames of the old lanes are not drawn
     m_montage = std::move(montage);
     m_envelopes.reset();
+    m_envelopesAsked = false;
+    m_jobs.drop(kEnvelopes);
     setDisplayFilter(m_filter, m_filterChannels);
-    if (!m_montage) return m_jobs.drop(kEnvelopes);
-    m_jobs.start(kEnvelopes, m_envelopePool,
-                 [self = this, path = m_path.toStdString(), password = m_password.toStdString(),
-                  lanes = m_montage](const Job& job) {
-                     lowerThisThreadPriority(); // one thread below the UI and the frames: for views no page turn waits on
-                     core::ReadControl control;
-                     control.cancel = &job.cancelToken();
-                     control.progress = [&job](std::uint64_t done, std::uint64_t all) {
-                         job.setProgress(all ? static_cast<double>(done) / static_cast<double>(all) : 0);
-                     };
-                     auto made = computeLaneEnvelopes(path, password, formats::mef3::defaultSnapshotDirectory(), lanes,
-                                                      control);
-                     if (!made) return;
-                     job.post([self, made = std::make_shared<const LaneEnvelopes>(std::move(*made))] {
-                         if (made->montage != self->m_montage) return;
-                         self->m_envelopes = made;
-                         emit self->laneEnvelopesReady();
-                     });
-                 });
+}
+
+void TraceLoader::requestLaneEnvelopes()
+{
+    if (!m_montage || m_envelopes || m_envelopesAsked) return;
+    m_envelopesAsked = true;
+    m_jobs.start(
+        kEnvelopes, m_envelopePool,
+        [self = this, path = m_path.toStdString(), password = m_password.toStdString(),
+         lanes = m_montage](const Job& job) {
+            lowerThisThreadPriority(); // one thread below the UI and the frames: for views no page turn waits on
+            core::ReadControl control;
+            control.cancel = &job.cancelToken();
+            control.progress = [&job](std::uint64_t done, std::uint64_t all) {
+                job.setProgress(all ? static_cast<double>(done) / static_cast<double>(all) : 0);
+            };
+            auto made = computeLaneEnvelopes(path, password, formats::mef3::defaultSnapshotDirectory(), lanes, control);
+            if (!made) return;
+            job.post([self, made = std::make_shared<const LaneEnvelopes>(std::move(*made))] {
+                if (made->montage != self->m_montage) return;
+                self->m_envelopes = made;
+                emit self->laneEnvelopesReady();
+            });
+        });
 }
 
 double TraceLoader::laneEnvelopeProgress() const { return m_jobs.progress(kEnvelopes); }
@@ -83,6 +90,7 @@ void TraceLoader::releaseSession()
     m_jobs.drop(kFrames);
     m_jobs.drop(kEnvelopes);
     m_envelopes.reset();
+    m_envelopesAsked = false;
     m_bands.reset();
     m_path.clear();
     m_bitViews.clear();

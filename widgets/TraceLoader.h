@@ -52,8 +52,10 @@ public:
     // none. Kept until the recording closes or another is set.
     void setMontage(std::shared_ptr<const MontageLanes> montage);
     const std::shared_ptr<const MontageLanes>& montage() const { return m_montage; }
-    // The lanes' envelopes for wide views and coarse frames (LaneEnvelopes), computed on a job when a montage is set
-    // (laneEnvelopesReady follows); nullptr until then. Their job's progress, 0..1.
+    // The lanes' envelopes for wide views and coarse frames (LaneEnvelopes): computed on a job once asked for (a view
+    // wider than the lanes' samples are summed for; once per montage), laneEnvelopesReady follows; nullptr until
+    // then. Their job's progress, 0..1.
+    void requestLaneEnvelopes();
     const std::shared_ptr<const LaneEnvelopes>& laneEnvelopes() const { return m_envelopes; }
     double laneEnvelopeProgress() const;
     std::shared_ptr<view::ViewSession> session() const { return m_session; }
@@ -115,7 +117,8 @@ private:
     std::int64_t m_filterMarginUs = 0; // read around a page for its filters to settle
     std::shared_ptr<const MontageLanes> m_montage;
     std::shared_ptr<const LaneEnvelopes> m_envelopes;
-    QString m_password; // the open recording's, for the envelope job's own open
+    bool m_envelopesAsked = false; // their job started for this montage
+    QString m_password;            // the open recording's, for the envelope job's own open
     std::vector<core::Annotation> m_user;
     QString m_userError;
     bool m_exactShown = false;

@@ -64,8 +64,10 @@ private slots:
         w.saveMontage(pair);
         QVERIFY(w.setMontage("saved:pair"));
         const std::size_t lane = w.loader()->info()->channels.size();
+        QTest::qWait(1000);
+        QVERIFY(w.loader()->laneEnvelopes() == nullptr); // not computed while no view needs them
+        w.setPageLength(0);                              // 4.6 M samples a lane: more than kFilterLimit
         QTRY_VERIFY_WITH_TIMEOUT(w.loader()->laneEnvelopes() != nullptr, 60000);
-        w.setPageLength(0); // 4.6 M samples a lane: more than kFilterLimit
         QVERIFY(lv::test::waitSettled(w));
         const lv::widgets::ChannelTrace* t = nullptr;
         for (const lv::widgets::ChannelTrace& c : w.plot()->frame()->traces)

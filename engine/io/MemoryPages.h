@@ -19,5 +19,8 @@ void freePages(void* at, std::size_t bytes);
 // The pages of [at, at + bytes) leave the resident set now; they stay usable (zeroed on next touch on POSIX,
 // recommitted on Windows).
 void discardPages(void* at, std::size_t bytes);
+// Asks for [at, at + bytes) of allocatePages to be backed by huge pages where the system offers them (Linux
+// transparent huge pages); a hint, which may do nothing.
+void adviseHugePages(void* at, std::size_t bytes);
 
 } // namespace lv::io

@@ -31,4 +31,11 @@ void freePages(void* at, std::size_t bytes) { ::munmap(at, bytes); }
 
 void discardPages(void* at, std::size_t bytes) { (void)::madvise(at, bytes, MADV_DONTNEED); }
 
+void adviseHugePages([[maybe_unused]] void* at, [[maybe_unused]] std::size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+    (void)::madvise(at, bytes, MADV_HUGEPAGE);
+#endif
+}
+
 } // namespace lv::io

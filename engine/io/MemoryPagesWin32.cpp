@@ -30,6 +30,8 @@ void* allocatePages(std::size_t bytes)
 void freePages(void* at, std::size_t) { ::VirtualFree(at, 0, MEM_RELEASE); }
 
 // Decommit then commit again: the pages leave the working set and come back zeroed, as after MADV_DONTNEED.
+void adviseHugePages(void*, std::size_t) {} // large pages need a privilege users do not have
+
 void discardPages(void* at, std::size_t bytes)
 {
     ::VirtualFree(at, bytes, MEM_DECOMMIT);

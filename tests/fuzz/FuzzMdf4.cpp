@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (dg.offset >= size) __builtin_trap();
         for (const auto& g : dg.groups)
             for (const auto& c : g.channels)
-                if (c.offset >= size || (c.hasConversion && c.conversion.offset >= size)) __builtin_trap();
+                if (c.offset >= size || (c.hasConversion && c.conversion->offset >= size)) __builtin_trap();
     }
     for (const auto& dg : s->dataGroups) {
         auto records = lv::formats::mdf4::readDataGroupBytes(*file, dg, std::uint64_t{64} << 20);

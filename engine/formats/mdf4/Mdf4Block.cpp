@@ -106,10 +106,10 @@ core::Result<Block> readBlock(const io::ByteSource& file, std::uint64_t offset,
         return corrupt(file, offset,
                        "##" + b.id + " block of " + std::to_string(b.length) + " bytes cannot hold " +
                            std::to_string(linkCount) + " links");
-    std::vector<std::uint8_t> links(linkCount * 8);
-    LV_TRY(file.readAt(offset + kHeaderBytes, links));
-    b.links.resize(linkCount);
-    for (std::size_t i = 0; i < linkCount; ++i) b.links[i] = le::u64(links, i * 8);
+    b.links.resize(linkCount); // read as bytes, then put in host order in place
+    const std::span<std::uint8_t> linkBytes(reinterpret_cast<std::uint8_t*>(b.links.data()), linkCount * 8);
+    LV_TRY(file.readAt(offset + kHeaderBytes, linkBytes));
+    for (std::size_t i = 0; i < linkCount; ++i) b.links[i] = le::u64(linkBytes, i * 8);
     const std::uint64_t dataStart = offset + kHeaderBytes + linkCount * 8;
     const std::uint64_t dataBytes = std::min(b.length - kHeaderBytes - linkCount * 8, maxData);
     b.data.resize(dataBytes);

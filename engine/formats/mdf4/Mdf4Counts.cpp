@@ -43,10 +43,10 @@ bool storedAsCounts(const Channel& c)
     if (!isInteger(c.dataType) || c.kind == ChannelKind::VirtualData) return false;
     const bool isSigned = c.dataType == DataType::IntLe || c.dataType == DataType::IntBe;
     if (c.bitCount > (isSigned ? 32u : 31u)) return false;
-    if (!c.hasConversion || c.conversion.kind == ConversionKind::Identity || !isNumericConversion(c.conversion))
+    if (!c.hasConversion || c.conversion->kind == ConversionKind::Identity || !isNumericConversion(*c.conversion))
         return true;
-    const std::vector<double>& p = c.conversion.values;
-    return c.conversion.kind == ConversionKind::Linear && p.size() >= 2 && std::isfinite(p[0]) && std::isfinite(p[1]) &&
+    const std::vector<double>& p = c.conversion->values;
+    return c.conversion->kind == ConversionKind::Linear && p.size() >= 2 && std::isfinite(p[0]) && std::isfinite(p[1]) &&
            p[1] != 0.0;
 }
 

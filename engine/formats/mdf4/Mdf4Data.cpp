@@ -57,7 +57,7 @@ double physicalValue(const ChannelGroup& group, const Channel& channel, const st
     const bool virtualChannel = channel.kind == ChannelKind::VirtualMaster || channel.kind == ChannelKind::VirtualData;
     const double raw = virtualChannel ? static_cast<double>(index) : rawValue(channel, record);
     if (sampleInvalid(group, channel, record)) return std::nan("");
-    return channel.hasConversion ? convert(channel.conversion, raw) : raw;
+    return channel.hasConversion ? convert(*channel.conversion, raw) : raw;
 }
 
 core::Status checkChannelLayout(const io::ByteSource& file, const ChannelGroup& group, const Channel& channel)
@@ -140,7 +140,7 @@ core::Result<std::vector<double>> channelValues(const io::ByteSource& file, cons
     };
     if (channel.dataType > DataType::FloatBe || channel.kind == ChannelKind::Vlsd)
         return fail("channel " + channel.name + " is not numeric");
-    if (channel.hasConversion && !isNumericConversion(channel.conversion))
+    if (channel.hasConversion && !isNumericConversion(*channel.conversion))
         return fail("the conversion of channel " + channel.name + " is not read yet");
     if (dg.recordIdBytes == 0 || dg.groups.size() == 1)
         return decode(file, dg, group, channel, records, dg.recordIdBytes);

@@ -12,15 +12,17 @@
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Events.h"
 #include "formats/mdf4/Mdf4TextAnnotations.h"
+#include "io/LargeArray.h"
 #include "io/Path.h"
 #include "io/WindowedSource.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <set>
+#include <unordered_set>
 
 namespace lv::formats::mdf4 {
 
@@ -28,6 +30,17 @@ namespace {
 
 constexpr std::size_t kQuantizationSamples = 65536; // values looked at to choose a float channel's step
 constexpr std::uint64_t kBlockBytes = std::uint64_t{1} << 20;
+
+// Little-endian float64 values from eight byte columns of `rows` bytes each (a transposed DZ block's rows): value r
+// is bytes columns[j * rows + r], j = 0..7, low byte first.
+void joinDoubleColumns(const std::uint8_t* columns, std::uint64_t rows, std::span<double> out)
+{
+    for (std::size_t r = 0; r < out.size(); ++r) {
+        std::uint64_t word = 0;
+        for (std::uint64_t j = 0; j < 8; ++j) word |= std::uint64_t{columns[j * rows + r]} << (8 * j);
+        out[r] = std::bit_cast<double>(word);
+    }
+}
 
 // "channel group 3 (name)": numbered in file order over all data groups, as mdf-check numbers them.
 std::string groupName(std::size_t number, const ChannelGroup& cg)
@@ -114,7 +127,8 @@ private:
                 a.text = e.name.empty() ? e.comment : e.comment.empty() ? e.name : e.name + ": " + e.comment;
             }
             if (e.scope.size() == 1)
-                if (const auto it = m_channelAt.find(e.scope[0]); it != m_channelAt.end()) a.channel = it->second;
+                if (const auto it = m_channelAt.find(e.scope[0]); it != m_channelAt.end())
+                    a.channel = info.channels[it->second].name;
             info.annotations.push_back(std::move(a));
         }
         if (notTimed)
@@ -197,7 +211,7 @@ private:
         }
         const Channel* master = masterOf(cg);
         if (master) LV_TRY(checkChannelLayout(*m_r.m_file, cg, *master));
-        std::vector<double> times(cg.cycleCount);
+        io::LargeArray<double> times(cg.cycleCount); // 8 bytes a record: tens of MB for long files
         std::vector<std::vector<double>> firstValues(numbers.size());
         std::vector<std::size_t> quantized; // the channels whose first values choose their step
         for (std::size_t k = 0; k < numbers.size(); ++k)
@@ -212,34 +226,36 @@ private:
         const std::uint64_t whole = quantized.empty() ? 0 : std::min(cg.cycleCount, kQuantizationSamples);
         const std::uint64_t columnsFrom = timed ? mastersAloneFrom(group, *master, whole) : cg.cycleCount;
         LV_TRY(scan(group, visit, 0, columnsFrom));
-        if (columnsFrom < cg.cycleCount) LV_TRY(readMasters(group, *master, columnsFrom, times));
+        if (columnsFrom < cg.cycleCount) LV_TRY(readMasters(group, *master, columnsFrom, times.span()));
         if (master && master->sync != SyncKind::Time)
             limit(groupName(m_groupNumber, cg) + ": its master is not a time; records are placed one per second");
         if (!texts.empty()) // auxiliary: damage there is a warning, the numbers are still read
-            if (const core::Status read =
-                    textAnnotations(*m_r.m_file, dg, cg, texts, times, m_r.m_info.start, m_texts, m_r.m_info.warnings);
+            if (const core::Status read = textAnnotations(*m_r.m_file, dg, cg, texts, times.span(), m_r.m_info.start,
+                                                          m_texts, m_r.m_info.warnings);
                 !read.ok())
                 m_r.m_info.warnings.push_back(groupName(m_groupNumber, cg) +
                                               ": its texts are not read: " + read.error().describe());
         if (numbers.empty()) return {};
-        std::optional<Raster> raster = fitRaster(times);
+        std::optional<Raster> raster = fitRaster(times.span());
         if (!raster) {
-            auto irregular = irregularTimes(times, cg);
+            auto irregular = irregularTimes(times.span(), cg);
             if (!irregular) return {}; // said
             group.timesNs = std::make_shared<const std::vector<std::int64_t>>(std::move(*irregular));
-            raster = Raster{1.0, times.front(), {RasterRun{0, 0, static_cast<std::int64_t>(cg.cycleCount)}}};
+            raster = Raster{1.0, times[0], {RasterRun{0, 0, static_cast<std::int64_t>(cg.cycleCount)}}};
         }
         makeBlocks(group, *raster);
         const core::SampleGrid grid{m_r.m_info.start + static_cast<core::Uutc>(std::llround(raster->firstTime * 1e6)),
                                     raster->fs};
-        for (std::size_t k = 0; k < numbers.size(); ++k) addChannel(group, *numbers[k], *raster, grid, firstValues[k]);
+        const std::string label = groupLabel(cg);
+        for (std::size_t k = 0; k < numbers.size(); ++k)
+            addChannel(group, *numbers[k], *raster, grid, firstValues[k], label);
         m_r.m_groups.push_back(std::move(group));
         return {};
     }
 
     // Master times (s after the start) in ns since 1970, for a group off any raster; nullopt (said) when they go
     // back or are not numbers.
-    std::optional<std::vector<std::int64_t>> irregularTimes(const std::vector<double>& times, const ChannelGroup& cg)
+    std::optional<std::vector<std::int64_t>> irregularTimes(std::span<const double> times, const ChannelGroup& cg)
     {
         std::vector<std::int64_t> ns(times.size());
         for (std::size_t i = 0; i < times.size(); ++i) {
@@ -297,20 +313,28 @@ private:
 
     // Master times of records [from, cycle count) from the first columns of each transposed DZ block.
     core::Status readMasters(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from,
-                             std::vector<double>& times)
+                             std::span<double> times)
     {
         const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
         const std::uint64_t rb = group.recordBytes;
         const std::uint64_t begin = group.idBytes + master.byteOffset;
         const std::uint64_t end = begin + (std::uint64_t{master.bitOffset} + master.bitCount + 7) / 8;
-        std::vector<std::uint8_t> record(end);
+        std::vector<std::uint8_t> record(end), columns; // one buffer for every leaf: no fresh pages each time
+        // A little-endian float64 on whole bytes (the usual time master): its eight byte columns put together.
+        const bool plainDouble = master.dataType == DataType::FloatLe && master.bitCount == 64 && master.bitOffset == 0;
         for (const Leaf& leaf : group.stream.leaves) {
             const std::uint64_t first = leaf.streamOffset / rb, rows = leaf.bytes / rb;
             if (first < from || first >= cg.cycleCount) continue;
-            auto columns = readLeafPrefix(*m_r.m_file, leaf, end * rows);
-            if (!columns) return columns.error();
+            LV_TRY(readLeafPrefix(*m_r.m_file, leaf, end * rows, columns));
+            if (plainDouble) {
+                const std::uint64_t n = std::min(rows, cg.cycleCount - first);
+                joinDoubleColumns(columns.data() + begin * rows, rows, {times.data() + first, n});
+                if (master.hasConversion)
+                    for (double& t : std::span(times.data() + first, n)) t = convert(*master.conversion, t);
+                continue;
+            }
             for (std::uint64_t r = 0; r < rows && first + r < cg.cycleCount; ++r) {
-                for (std::uint64_t c = begin; c < end; ++c) record[c] = (*columns)[c * rows + r];
+                for (std::uint64_t c = begin; c < end; ++c) record[c] = columns[c * rows + r];
                 times[first + r] = physicalValue(cg, master, record.data() + group.idBytes, first + r);
             }
         }
@@ -378,20 +402,32 @@ private:
         ch.sampleCount = ch.gridLength = static_cast<std::int64_t>(timesNs.size());
     }
 
+    // What the session browser says of a channel group: "channel group 3 (name), source S: comment".
+    std::string groupLabel(const ChannelGroup& cg) const
+    {
+        std::string label = groupName(m_groupNumber, cg);
+        if (const std::string source = cg.source.label(); !source.empty()) label += ", source " + source;
+        if (!cg.comment.empty()) label += ": " + cg.comment;
+        return label;
+    }
+
     void addChannel(const Mdf4Recording::Group& group, const Channel& c, const Raster& raster,
-                    const core::SampleGrid& grid, const std::vector<double>& firstValues)
+                    const core::SampleGrid& grid, const std::vector<double>& firstValues, const std::string& label)
     {
         const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
-        core::ChannelInfo ch;
+        core::ChannelInfo& ch = m_r.m_info.channels.emplace_back(); // in place: 36,424 of them in wide files
         ch.name = uniqueName(c.name, group.dataGroup);
         ch.fs = raster.fs;
         ch.unit = c.unit;
         ch.start = grid.origin;
         ch.description = c.comment;
-        ch.group = groupName(m_groupNumber, cg);
-        if (const std::string source = (c.source.present ? c.source : cg.source).label(); !source.empty())
-            ch.group += ", source " + source;
-        if (!cg.comment.empty()) ch.group += ": " + cg.comment;
+        if (c.source.present) { // the channel's own source in place of its group's
+            ch.group = groupName(m_groupNumber, cg);
+            if (const std::string source = c.source.label(); !source.empty()) ch.group += ", source " + source;
+            if (!cg.comment.empty()) ch.group += ": " + cg.comment;
+        } else {
+            ch.group = label;
+        }
         if (group.timesNs) {
             describeIrregular(ch, *group.timesNs);
         } else {
@@ -400,13 +436,13 @@ private:
         Mdf4Recording::ChannelRef ref{m_r.m_groups.size(), static_cast<std::size_t>(&c - cg.channels.data()),
                                       Mdf4Recording::Mapping::Counts};
         if (storedAsCounts(c)) {
-            ch.labelled = c.hasConversion && !isNumericConversion(c.conversion); // texts: Recording::valueLabel
+            ch.labelled = c.hasConversion && !isNumericConversion(*c.conversion); // texts: Recording::valueLabel
             if (ch.labelled)
-                limit("channel " + ch.name + ": its values are texts (" + conversionName(c.conversion.kind) +
+                limit("channel " + ch.name + ": its values are texts (" + conversionName(c.conversion->kind) +
                       "): the plot draws their numbers, its readout and CSV give the texts");
-            const bool linear = c.hasConversion && c.conversion.kind == ConversionKind::Linear;
-            ch.conversionFactor = linear ? c.conversion.values[1] : 1.0;
-            ch.offset = linear ? c.conversion.values[0] : 0.0;
+            const bool linear = c.hasConversion && c.conversion->kind == ConversionKind::Linear;
+            ch.conversionFactor = linear ? c.conversion->values[1] : 1.0;
+            ch.offset = linear ? c.conversion->values[0] : 0.0;
         } else {
             ref.mapping = Mdf4Recording::Mapping::Quantized;
             const core::QuantizationChoice q = quantizationOf(firstValues);
@@ -415,14 +451,13 @@ private:
                 limit("channel " + ch.name + ": its values are read rounded to steps of " +
                       core::formatNumber(q.factor, 6) + (ch.unit.empty() ? "" : " " + ch.unit));
         }
-        m_channelAt[c.offset] = ch.name;
-        m_r.m_info.channels.push_back(std::move(ch));
+        m_channelAt[c.offset] = m_r.m_info.channels.size() - 1;
         m_r.m_channels.push_back(ref);
     }
 
     Mdf4Recording& m_r;
-    std::set<std::string> m_names;
-    std::map<std::uint64_t, std::string> m_channelAt; // CN block offset -> the channel's name in the recording
+    std::unordered_set<std::string> m_names;
+    std::map<std::uint64_t, std::size_t> m_channelAt; // CN block offset -> the channel's index in the recording
     std::size_t m_groupNumber = 0;                    // of the channel group being opened, VLSD groups counted
     std::vector<core::Annotation> m_texts;            // text channels' strings
 };

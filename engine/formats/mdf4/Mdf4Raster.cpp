@@ -10,26 +10,39 @@ namespace lv::formats::mdf4 {
 
 namespace {
 
+constexpr std::size_t kMedianIntervals = std::size_t{1} << 20; // intervals looked at for the median, at most
+
+// The median interval: of every interval up to kMedianIntervals of them, else of that many spread evenly over the
+// span (a raster's intervals are all alike; the step is refined over every interval afterwards).
 double medianInterval(std::span<const double> t)
 {
-    std::vector<double> d(t.size() - 1);
-    for (std::size_t i = 0; i + 1 < t.size(); ++i) d[i] = t[i + 1] - t[i];
+    const std::size_t intervals = t.size() - 1, stride = (intervals + kMedianIntervals - 1) / kMedianIntervals;
+    std::vector<double> d;
+    d.reserve(intervals / stride + 1);
+    for (std::size_t i = 0; i < intervals; i += stride) d.push_back(t[i + 1] - t[i]);
     const auto mid = d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2);
     std::nth_element(d.begin(), mid, d.end());
     return *mid;
 }
 
-// Grid points of every time at interval `step`, or empty when one is off its point or does not advance.
-std::vector<std::int64_t> gridPoints(std::span<const double> t, double step)
+// The runs of consecutive grid points of every time at interval `step`, or empty when one is off its point or
+// does not advance.
+std::vector<RasterRun> gridRuns(std::span<const double> t, double step)
 {
-    std::vector<std::int64_t> points(t.size());
+    std::vector<RasterRun> runs;
+    std::int64_t previous = -1;
     for (std::size_t i = 0; i < t.size(); ++i) {
         const double k = std::round((t[i] - t[0]) / step);
         if (!(std::abs(t[i] - t[0] - k * step) <= kRasterJitter * step) || k > 9.0e15) return {};
-        points[i] = static_cast<std::int64_t>(k);
-        if (i > 0 && points[i] <= points[i - 1]) return {};
+        const auto point = static_cast<std::int64_t>(k);
+        if (point <= previous) return {};
+        if (point == previous + 1 && !runs.empty())
+            ++runs.back().count;
+        else
+            runs.push_back(RasterRun{static_cast<std::int64_t>(i), point, 1});
+        previous = point;
     }
-    return points;
+    return runs;
 }
 
 // Grid points counted interval by interval at about `step` (the median interval, which can be off by the jitter
@@ -60,25 +73,13 @@ std::optional<Raster> fitRaster(std::span<const double> times)
     if (!(median > 0) || !(times.back() > times.front())) return std::nullopt;
     const double measured = static_cast<double>(lastPointByIntervals(times, median)) / (times.back() - times.front());
     if (!core::plausibleSamplingRate(measured)) return std::nullopt;
-    double fs = measured;
-    std::vector<std::int64_t> points;
     for (double candidate : {std::round(measured), roundedToDigits(measured, 6), measured}) {
         if (!core::plausibleSamplingRate(candidate) || std::abs(candidate - measured) > kRasterJitter * measured)
             continue;
-        points = gridPoints(times, 1.0 / candidate);
-        fs = candidate;
-        if (!points.empty()) break;
+        if (std::vector<RasterRun> runs = gridRuns(times, 1.0 / candidate); !runs.empty())
+            return Raster{candidate, times[0], std::move(runs)};
     }
-    if (points.empty()) return std::nullopt;
-    Raster raster{fs, times[0], {}};
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        if (i > 0 && points[i] == points[i - 1] + 1) {
-            ++raster.runs.back().count;
-            continue;
-        }
-        raster.runs.push_back(RasterRun{static_cast<std::int64_t>(i), points[i], 1});
-    }
-    return raster;
+    return std::nullopt;
 }
 
 } // namespace lv::formats::mdf4

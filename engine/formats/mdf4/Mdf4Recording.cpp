@@ -305,7 +305,7 @@ std::string Mdf4Recording::valueLabel(std::size_t channel, std::int32_t count) c
     const ChannelRef& ref = m_channels[channel];
     const Group& group = m_groups[ref.group];
     const Channel& c = m_structure.dataGroups[group.dataGroup].groups[group.channelGroup].channels[ref.channel];
-    return convertToText(c.conversion, static_cast<double>(count)).value_or(std::string());
+    return convertToText(*c.conversion, static_cast<double>(count)).value_or(std::string());
 }
 
 std::vector<std::string> Mdf4Recording::takeWarnings()

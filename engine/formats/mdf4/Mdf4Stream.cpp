@@ -144,12 +144,12 @@ core::Result<std::vector<std::uint8_t>> readLeaf(const io::ByteSource& file, con
     return inflated;
 }
 
-core::Result<std::vector<std::uint8_t>> readLeafPrefix(const io::ByteSource& file, const Leaf& leaf,
-                                                       std::uint64_t bytes)
+core::Status readLeafPrefix(const io::ByteSource& file, const Leaf& leaf, std::uint64_t bytes,
+                            std::vector<std::uint8_t>& out)
 {
     bytes = std::min(bytes, leaf.bytes);
     if (bytes > 0xFFFFFFFFu) return corrupt(file, leaf.block, "##DZ: a prefix over 4 GiB is not read");
-    std::vector<std::uint8_t> out(bytes);
+    out.resize(bytes);
     z_stream z{};
     if (inflateInit(&z) != Z_OK) return corrupt(file, leaf.block, "##DZ: zlib cannot start");
     z.next_out = out.data();
@@ -170,7 +170,7 @@ core::Result<std::vector<std::uint8_t>> readLeafPrefix(const io::ByteSource& fil
     inflateEnd(&z);
     if (z.avail_out != 0)
         return corrupt(file, leaf.block, "##DZ data does not inflate to its " + std::to_string(leaf.bytes) + " bytes");
-    return out;
+    return {};
 }
 
 core::Status readStreamRange(const io::ByteSource& file, const DataStream& stream, std::uint64_t begin,

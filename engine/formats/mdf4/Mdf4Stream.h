@@ -40,8 +40,9 @@ core::Result<std::vector<std::uint8_t>> readLeaf(const io::ByteSource& file, con
 
 // The first `bytes` of one DZ leaf's inflated bytes (transposed blocks still column by column): zlib stops
 // inflating there, so the first columns of a transposed block cost a fraction of the whole.
-core::Result<std::vector<std::uint8_t>> readLeafPrefix(const io::ByteSource& file, const Leaf& leaf,
-                                                       std::uint64_t bytes);
+// `out` is resized to them (its capacity kept, so that a caller going through many leaves reuses one buffer).
+core::Status readLeafPrefix(const io::ByteSource& file, const Leaf& leaf, std::uint64_t bytes,
+                            std::vector<std::uint8_t>& out);
 
 // Stream bytes [begin, begin + out.size()) into `out`; the leaves involved are read on `runner` (nullptr: this
 // thread), each into its own slice of `out`.

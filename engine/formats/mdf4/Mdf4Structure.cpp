@@ -29,7 +29,7 @@ struct Reader {
     const io::ByteSource& file;
     Claimed claimed;
     Sources sources;
-    std::map<std::pair<std::uint64_t, bool>, Conversion> conversions; // by offset and raw type
+    std::map<std::pair<std::uint64_t, bool>, std::shared_ptr<const Conversion>> conversions; // by offset, raw type
 };
 
 // Follows a "next" chain from `first`, calling read(offset) for each block, refusing a block met before.
@@ -113,7 +113,7 @@ core::Result<std::uint64_t> readChannel(Reader& r, std::uint64_t offset, Channel
     if (!b) return b.error();
     LV_TRY(needLinks(file, *b, 8));
     LV_TRY(needData(file, *b, 72));
-    Channel c;
+    Channel& c = group.channels.emplace_back(); // filled in place (a failure fails the whole tree)
     c.offset = offset;
     const std::uint8_t kind = le::u8(b->data, 0), sync = le::u8(b->data, 1), type = le::u8(b->data, 2);
     if (kind > static_cast<std::uint8_t>(ChannelKind::VirtualData))
@@ -133,7 +133,7 @@ core::Result<std::uint64_t> readChannel(Reader& r, std::uint64_t offset, Channel
     c.dataLink = b->link(5);
     auto name = readRawText(file, b->link(2));
     if (!name) return name.error();
-    c.name = *name;
+    c.name = std::move(*name);
     if (b->link(1) != 0) LV_TRY(readComposition(file, b->link(1), c));
     auto source = readSource(file, r.sources, b->link(3));
     if (!source) return source.error();
@@ -144,18 +144,20 @@ core::Result<std::uint64_t> readChannel(Reader& r, std::uint64_t offset, Channel
         if (cached == r.conversions.end()) {
             auto conversion = readConversion(file, b->link(4), floatRaw(c));
             if (!conversion) return conversion.error();
-            cached = r.conversions.emplace(key, std::move(*conversion)).first;
+            cached = r.conversions.emplace(key, std::make_shared<const Conversion>(std::move(*conversion))).first;
         }
         c.conversion = cached->second;
         c.hasConversion = true;
     }
     auto unit = readText(file, b->link(6));
     if (!unit) return unit.error();
-    c.unit = !unit->empty() ? *unit : c.conversion.unit; // mdf-check's priority: the channel's, if it says one
+    if (!unit->empty()) // mdf-check's priority: the channel's unit if it says one, else its conversion's
+        c.unit = std::move(*unit);
+    else if (c.hasConversion)
+        c.unit = c.conversion->unit;
     auto comment = readText(file, b->link(7));
     if (!comment) return comment.error();
-    c.comment = *comment;
-    group.channels.push_back(std::move(c));
+    c.comment = std::move(*comment);
     return b->link(0);
 }
 

@@ -8,6 +8,7 @@
 #include "io/ByteSource.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -121,8 +122,8 @@ struct Channel {
     std::uint32_t flags = 0;
     std::uint32_t invalidBit = 0; // position in the record's invalidation bytes
     bool hasConversion = false;
-    Conversion conversion;
-    std::uint64_t dataLink = 0; // VLSD: the SD/DL or the VLSD channel group
+    std::shared_ptr<const Conversion> conversion; // set when hasConversion; shared by the channels that link it
+    std::uint64_t dataLink = 0;                   // VLSD: the SD/DL or the VLSD channel group
     Source source;
     std::string composition;       // "CA", "CN" (a structure) or "" (cn_composition)
     std::vector<ArrayInfo> arrays; // the CA blocks of the composition (nested arrays in order), listed

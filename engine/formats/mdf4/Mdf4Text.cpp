@@ -319,12 +319,12 @@ core::Result<ChannelSamples> channelSamples(const io::ByteSource& file, const Da
                                "MDF4: channel " + channel.name + " holds " + dataTypeName(channel.dataType) +
                                    " values, which are not read",
                                file.path(), static_cast<std::int64_t>(channel.offset));
-    if (channel.hasConversion && channel.conversion.kind == ConversionKind::Algebraic &&
-        channel.conversion.formula.empty())
+    if (channel.hasConversion && channel.conversion->kind == ConversionKind::Algebraic &&
+        channel.conversion->formula.empty())
         return core::makeError(core::ErrorCode::Unsupported,
-                               "MDF4: the formula \"" + channel.conversion.formulaText + "\" of channel " +
-                                   channel.name + " is not read: " + channel.conversion.formulaProblem,
-                               file.path(), static_cast<std::int64_t>(channel.conversion.offset));
+                               "MDF4: the formula \"" + channel.conversion->formulaText + "\" of channel " +
+                                   channel.name + " is not read: " + channel.conversion->formulaProblem,
+                               file.path(), static_cast<std::int64_t>(channel.conversion->offset));
     auto own = recordsFor(file, dg, group, records);
     if (!own) return own.error();
     if (!virtualChannel) LV_TRY(checkField(file, group, channel));
@@ -333,14 +333,14 @@ core::Result<ChannelSamples> channelSamples(const io::ByteSource& file, const Da
     if (numeric) {
         for (std::uint64_t i = 0; i < group.cycleCount; ++i) {
             const double raw = virtualChannel ? static_cast<double>(i) : rawValue(channel, own->record(i));
-            out.values.push_back(channel.hasConversion ? convertToPhysical(channel.conversion, raw)
+            out.values.push_back(channel.hasConversion ? convertToPhysical(*channel.conversion, raw)
                                                        : Physical{raw, {}});
         }
     } else {
         auto texts = channelTexts(file, dg, group, channel, records);
         if (!texts) return texts.error();
         for (std::string& t : *texts)
-            out.values.push_back(channel.hasConversion ? convertText(channel.conversion, t)
+            out.values.push_back(channel.hasConversion ? convertText(*channel.conversion, t)
                                                        : Physical{std::nan(""), std::move(t)});
     }
     out.invalid.assign(group.cycleCount, channel.allInvalid() ? 1 : 0);

@@ -42,7 +42,7 @@ std::string at(std::uint64_t offset) { return " (at byte " + std::to_string(offs
 TEST(Mdf4DecodeBadInput, AConversionWithAbsurdCountsNamesItsBlock)
 {
     auto bytes = reference("asammdf_two_rates_dz.mf4");
-    const std::uint64_t cc = channelNamed(treeOf(bytes), "state")->conversion.offset;
+    const std::uint64_t cc = channelNamed(treeOf(bytes), "state")->conversion->offset;
     ASSERT_NE(cc, 0u);
     le::store<std::uint16_t>(&bytes[dataOf(bytes, cc) + 6], 60000); // cc_val_count
     EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: ##CC block lists 60000 values but holds room for 3" + at(cc));
@@ -50,7 +50,7 @@ TEST(Mdf4DecodeBadInput, AConversionWithAbsurdCountsNamesItsBlock)
     le::store<std::uint16_t>(&bytes[dataOf(bytes, cc) + 4], 60000); // cc_ref_count
     EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: ##CC block lists 60000 references but has room for 4" + at(cc));
     bytes = reference("asammdf_two_rates_dz.mf4");
-    const std::uint64_t linear = channelNamed(treeOf(bytes), "pressure")->conversion.offset;
+    const std::uint64_t linear = channelNamed(treeOf(bytes), "pressure")->conversion->offset;
     le::store<std::uint16_t>(&bytes[dataOf(bytes, linear) + 6], 1); // a linear conversion of one value
     EXPECT_EQ(errorOf(bytes),
               kPath + ": MDF4: linear conversion with 1 values and 0 references needs 2 values" + at(linear));
@@ -59,7 +59,7 @@ TEST(Mdf4DecodeBadInput, AConversionWithAbsurdCountsNamesItsBlock)
 TEST(Mdf4DecodeBadInput, ALoopOfNestedConversionsIsRefused)
 {
     auto bytes = reference("asammdf_two_rates_dz.mf4");
-    const std::uint64_t cc = channelNamed(treeOf(bytes), "state")->conversion.offset;
+    const std::uint64_t cc = channelNamed(treeOf(bytes), "state")->conversion->offset;
     le::store<std::uint64_t>(&bytes[cc + 24 + 4 * 8], cc); // its first text reference: itself
     EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: nested conversions loop back: the conversion at byte " +
                                   std::to_string(cc) + " refers to this one, which contains it" + at(cc));

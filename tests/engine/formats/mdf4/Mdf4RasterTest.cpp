@@ -92,3 +92,30 @@ TEST(Mdf4Raster, RatesNearAWholeNumberAreIt)
     ASSERT_TRUE(odd);
     EXPECT_NEAR(odd->fs, 1.0 / 0.0123, 1e-9);
 }
+
+// Past 2^20 intervals the median is taken over intervals spread evenly over the span: 12 h at 64 Hz with jitter
+// and three gaps still gives the rate and every run, to the record.
+TEST(Mdf4Raster, LongTimesKeepTheirRunsWithTheMedianOfASample)
+{
+    const double fs = 64.0;
+    std::vector<double> t;
+    t.reserve(2'800'000);
+    std::int64_t point = 0;
+    std::vector<RasterRun> want;
+    for (const std::int64_t count : {900'000, 700'000, 1'000'000, 164'000}) {
+        want.push_back(RasterRun{static_cast<std::int64_t>(t.size()), point, count});
+        for (std::int64_t i = 0; i < count; ++i, ++point)
+            t.push_back(static_cast<double>(point) / fs + ((point % 7) - 3) * 1e-7);
+        point += 64 * 3600; // an hour without records
+    }
+    ASSERT_GT(t.size(), std::size_t{1} << 21);
+    const auto r = fitRaster(t);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->fs, fs);
+    ASSERT_EQ(r->runs.size(), want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+        EXPECT_EQ(r->runs[k].firstRecord, want[k].firstRecord) << "run " << k;
+        EXPECT_EQ(r->runs[k].firstGrid, want[k].firstGrid) << "run " << k;
+        EXPECT_EQ(r->runs[k].count, want[k].count) << "run " << k;
+    }
+}

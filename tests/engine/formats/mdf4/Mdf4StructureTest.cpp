@@ -84,7 +84,7 @@ TEST_P(Mdf4Reference, TheBlockTreeIsWhatMdfCheckListed)
             EXPECT_EQ(c.byteOffset, wc["byte_offset"].get<std::uint32_t>());
             EXPECT_EQ(c.bitOffset, wc["bit_offset"].get<int>());
             EXPECT_EQ(c.bitCount, wc["bit_count"].get<std::uint32_t>());
-            EXPECT_EQ(c.hasConversion ? conversionName(c.conversion.kind) : "none",
+            EXPECT_EQ(c.hasConversion ? conversionName(c.conversion->kind) : "none",
                       wc["conversion"].get<std::string>());
             EXPECT_EQ(invalidationName(c), wc["invalidation"].get<std::string>());
         }

@@ -163,7 +163,7 @@ TEST_F(Mdf4Written, ReadsBackExactlyThroughOurReader)
     EXPECT_EQ(a->dataType, DataType::IntLe);
     EXPECT_EQ(a->bitCount, 16u);
     ASSERT_TRUE(a->hasConversion);
-    EXPECT_EQ(a->conversion.kind, ConversionKind::Linear);
+    EXPECT_EQ(a->conversion->kind, ConversionKind::Linear);
     EXPECT_TRUE(a->hasInvalidationBit());
     const Channel* b = channelNamed(g, "b");
     ASSERT_NE(b, nullptr);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <future>
 #include <map>
+#include <set>
 
 namespace lv::formats::mdf4 {
 
@@ -240,31 +241,53 @@ core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, cons
     return {};
 }
 
-// The DZ block after the last one each group's jobs need, when it is not cached yet: (group, leaf) to inflate ahead,
-// since a reader going forward asks for it next (a read of one block at a time keeps one thread busy otherwise).
+bool Mdf4Recording::leafPending(std::uint64_t key) const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_inflating.count(key) &&
+           std::none_of(m_leafCache.begin(), m_leafCache.end(), [&](const auto& e) { return e.first == key; });
+}
+
+// The DZ blocks to inflate before the jobs take records apart, each once, on as many threads as there are (jobs
+// that share a block would otherwise wait for one thread to inflate it): those the jobs read that are not cached
+// nor being inflated (as many as half the cache holds: more would evict the first before their jobs run), then the
+// block after the last one each group's jobs read, since a reader going forward asks
+// for it next (a read of one block at a time keeps one thread busy otherwise).
 std::vector<std::pair<std::size_t, std::size_t>> Mdf4Recording::leavesAhead(
     const std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<Piece>>>& jobs) const
 {
     std::map<std::size_t, std::int64_t> lastRecord; // group -> the last record the jobs read
+    std::vector<std::pair<std::size_t, std::size_t>> ahead;
+    std::set<std::uint64_t> listed;
+    std::uint64_t listedBytes = 0;
     for (const auto& [key, pieces] : jobs) {
         const Group& group = m_groups[key.first];
         const core::BlockSpan& b = group.blocks[key.second];
-        for (const Piece& p : pieces)
-            lastRecord[key.first] =
-                std::max(lastRecord[key.first], group.blockRecord[key.second] + (p.to - 1 - b.first));
+        std::int64_t lo = b.first + b.count, hi = b.first;
+        for (const Piece& p : pieces) lo = std::min(lo, p.from), hi = std::max(hi, p.to);
+        const std::int64_t first = group.blockRecord[key.second] + (lo - b.first), last = first + (hi - lo) - 1;
+        lastRecord[key.first] = std::max(lastRecord[key.first], last);
+        if (group.ownRecords) continue;
+        const std::vector<Leaf>& leaves = group.stream.leaves;
+        const auto after = [](std::uint64_t x, const Leaf& l) { return x < l.streamOffset + l.bytes; };
+        const std::uint64_t begin = static_cast<std::uint64_t>(first) * group.recordBytes,
+                            end = static_cast<std::uint64_t>(last + 1) * group.recordBytes;
+        for (auto it = std::upper_bound(leaves.begin(), leaves.end(), begin, after);
+             it != leaves.end() && it->streamOffset < end; ++it)
+            if (it->dz && listedBytes < m_leafCacheBudget / 2 && listed.insert(it->block).second &&
+                leafPending(it->block)) {
+                ahead.emplace_back(key.first, static_cast<std::size_t>(it - leaves.begin()));
+                listedBytes += it->bytes;
+            }
     }
-    std::vector<std::pair<std::size_t, std::size_t>> ahead;
     for (const auto& [g, record] : lastRecord) {
         const std::vector<Leaf>& leaves = m_groups[g].stream.leaves;
         const std::uint64_t at = static_cast<std::uint64_t>(record) * m_groups[g].recordBytes;
         const auto it = std::upper_bound(leaves.begin(), leaves.end(), at,
                                          [](std::uint64_t x, const Leaf& l) { return x < l.streamOffset + l.bytes; });
         if (m_groups[g].ownRecords || it == leaves.end() || it + 1 == leaves.end() || !(it + 1)->dz) continue;
-        const std::uint64_t key = (it + 1)->block;
-        std::lock_guard lock(m_mutex);
-        const bool cached = m_inflating.count(key) || std::any_of(m_leafCache.begin(), m_leafCache.end(),
-                                                                  [&](const auto& e) { return e.first == key; });
-        if (!cached) ahead.emplace_back(g, static_cast<std::size_t>(it + 1 - leaves.begin()));
+        if (listed.insert((it + 1)->block).second && leafPending((it + 1)->block))
+            ahead.emplace_back(g, static_cast<std::size_t>(it + 1 - leaves.begin()));
     }
     return ahead;
 }

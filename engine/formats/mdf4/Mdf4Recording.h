@@ -70,6 +70,8 @@ private:
         std::size_t slice = 0;
         std::int64_t from = 0, to = 0; // grid range of the slice inside the block
     };
+    // Whether the DZ block at `key` is neither cached nor being inflated.
+    bool leafPending(std::uint64_t key) const;
     std::vector<std::pair<std::size_t, std::size_t>>
     leavesAhead(const std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<Piece>>>& jobs) const;
     core::Status readRecords(const Group& group, std::int64_t first, std::int64_t count,

@@ -4,6 +4,7 @@
 
 #include "core/LittleEndian.h"
 #include "formats/mdf4/Mdf4Block.h"
+#include "formats/mdf4/Mdf4Transpose.h"
 
 #include <algorithm>
 #include <cstring>
@@ -92,24 +93,6 @@ core::Status walk(Walk& w, std::uint64_t at, int depth)
     return walkList(w, *b, depth);
 }
 
-// Rows of `columns` bytes stored column by column (the first rows * columns bytes), back to row order.
-void untranspose(std::vector<std::uint8_t>& bytes, std::uint64_t columns)
-{
-    if (columns <= 1) return;
-    const std::uint64_t rows = bytes.size() / columns;
-    std::vector<std::uint8_t> rowOrder(bytes.size());
-    constexpr std::uint64_t kTile = 256; // rows whose output (tile x columns bytes) stays in the cache meanwhile
-    for (std::uint64_t r0 = 0; r0 < rows; r0 += kTile) {
-        const std::uint64_t r1 = std::min(rows, r0 + kTile);
-        for (std::uint64_t c = 0; c < columns; ++c) {
-            const std::uint8_t* column = bytes.data() + c * rows;
-            for (std::uint64_t r = r0; r < r1; ++r) rowOrder[r * columns + c] = column[r];
-        }
-    }
-    std::memcpy(rowOrder.data() + rows * columns, bytes.data() + rows * columns, bytes.size() - rows * columns);
-    bytes.swap(rowOrder);
-}
-
 using Decompressor = std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)>;
 
 libdeflate_decompressor* threadDecompressor()
@@ -130,18 +113,29 @@ core::Result<DataStream> indexDataStream(const io::ByteSource& file, std::uint64
 core::Result<std::vector<std::uint8_t>> readLeaf(const io::ByteSource& file, const Leaf& leaf)
 {
     if (!leaf.dz) return file.read(leaf.dataAt, leaf.bytes);
-    auto zipped = file.read(leaf.dataAt, leaf.zipped);
-    if (!zipped) return zipped.error();
-    std::vector<std::uint8_t> inflated(leaf.bytes);
+    // Per-thread buffers for the compressed bytes and, when transposed, the inflated columns: reused, not fresh
+    // pages for each block.
+    thread_local std::vector<std::uint8_t> zipped, columnOrder;
+    zipped.resize(leaf.zipped);
+    LV_TRY(file.readAt(leaf.dataAt, zipped));
+    std::vector<std::uint8_t> out(leaf.bytes);
+    const bool transposed = leaf.columns > 1 && leaf.bytes >= leaf.columns;
+    if (transposed) columnOrder.resize(leaf.bytes);
+    std::vector<std::uint8_t>& inflated = transposed ? columnOrder : out;
     std::size_t got = 0;
     libdeflate_decompressor* d = threadDecompressor();
     if (!d ||
-        libdeflate_zlib_decompress(d, zipped->data(), zipped->size(), inflated.data(), inflated.size(), &got) !=
+        libdeflate_zlib_decompress(d, zipped.data(), zipped.size(), inflated.data(), leaf.bytes, &got) !=
             LIBDEFLATE_SUCCESS ||
         got != leaf.bytes)
         return corrupt(file, leaf.block, "##DZ data does not inflate to its " + std::to_string(leaf.bytes) + " bytes");
-    untranspose(inflated, leaf.columns);
-    return inflated;
+    if (transposed) { // rows of `columns` bytes stored column by column, then the bytes of a last partial row
+        const std::uint64_t rows = leaf.bytes / leaf.columns;
+        toRowOrder(columnOrder.data(), rows, leaf.columns, out.data());
+        std::memcpy(out.data() + rows * leaf.columns, columnOrder.data() + rows * leaf.columns,
+                    leaf.bytes - rows * leaf.columns);
+    }
+    return out;
 }
 
 core::Status readLeafPrefix(const io::ByteSource& file, const Leaf& leaf, std::uint64_t bytes,

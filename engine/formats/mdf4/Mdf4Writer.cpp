@@ -3,6 +3,7 @@
 #include "formats/mdf4/Mdf4Writer.h"
 
 #include "formats/mdf4/Mdf4BlockWriter.h"
+#include "formats/mdf4/Mdf4Transpose.h"
 
 #include <algorithm>
 #include <cstring>
@@ -45,19 +46,6 @@ RecordLayout layoutOf(const GroupSpec& g)
     }
     l.invalidBytes = static_cast<std::uint32_t>((g.channels.size() + 7) / 8);
     return l;
-}
-
-// Records of `columns` bytes stored column by column (what DZ's transposition does): byte c of row r goes to
-// c * rows + r.
-void transpose(std::span<const std::uint8_t> rowsIn, std::size_t columns, std::vector<std::uint8_t>& out)
-{
-    const std::size_t rows = rowsIn.size() / columns;
-    out.resize(rowsIn.size());
-    for (std::size_t r = 0; r < rows; ++r) {
-        const std::uint8_t* row = rowsIn.data() + r * columns;
-        for (std::size_t c = 0; c < columns; ++c) out[c * rows + r] = row[c];
-    }
-    std::memcpy(out.data() + rows * columns, rowsIn.data() + rows * columns, rowsIn.size() - rows * columns);
 }
 
 // Where every block of the tree goes (computed before any is written, so links may point forward).
@@ -224,8 +212,11 @@ core::Status Mdf4Writer::flushPending(bool all)
     const auto compress = [&](std::size_t i) {
         const std::uint64_t from = i * blockBytes, n = std::min<std::uint64_t>(blockBytes, m_pending.size() - from);
         lengths[i] = n;
-        std::vector<std::uint8_t> transposed;
-        transpose(std::span(m_pending).subspan(from, n), columns, transposed);
+        thread_local std::vector<std::uint8_t> transposed; // reused by the thread: no fresh pages per block
+        transposed.resize(n);
+        const std::uint64_t rows = n / columns; // whole rows by columns, then the bytes of a last partial row
+        toColumnOrder(m_pending.data() + from, rows, columns, transposed.data());
+        std::memcpy(transposed.data() + rows * columns, m_pending.data() + from + rows * columns, n - rows * columns);
         libdeflate_compressor* c = libdeflate_alloc_compressor(kLevel);
         if (!c) {
             failed[i] = true;

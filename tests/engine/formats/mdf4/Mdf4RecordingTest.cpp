@@ -302,6 +302,38 @@ TEST(Mdf4Recording, ManyCompressedBlocksOfSeveralGroupsReadBackExactly)
         }
 }
 
+// Every channel in one read on two threads, in windows: the DZ blocks the windows need are inflated first, each
+// once, side by side; what the jobs take out of them is what one thread reads.
+TEST(Mdf4Recording, AllChannelsReadTogetherOnTwoThreadsEqualOneThread)
+{
+    test::TempDir dir;
+    auto r = openMdf4(writeSixGroups(dir.path()));
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const std::size_t n = (*r)->info().channels.size();
+    std::vector<std::vector<std::int32_t>> want(n);
+    for (std::size_t k = 0; k < n; ++k) want[k] = readAll(**r, k);
+    std::filesystem::create_directories(dir.path() / "again");
+    auto again = openMdf4(writeSixGroups(dir.path() / "again")); // nothing cached
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    decode::ThreadPool pool(2);
+    core::ReadControl control;
+    control.runner = &pool;
+    for (std::int64_t from = 0; from < 4200; from += 1000) {
+        std::vector<std::vector<std::int32_t>> got(n);
+        std::vector<core::RawSlice> slices;
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::int64_t end = std::min<std::int64_t>(from + 1000, std::ssize(want[k]));
+            if (end <= from) continue;
+            got[k].resize(static_cast<std::size_t>(end - from));
+            slices.push_back({k, from, got[k]});
+        }
+        ASSERT_TRUE((*again)->readRaw(slices, control).ok());
+        for (const core::RawSlice& s : slices)
+            ASSERT_TRUE(std::equal(s.out.begin(), s.out.end(), want[s.channel].begin() + from))
+                << (*again)->info().channels[s.channel].name << " from " << from;
+    }
+}
+
 // A DZ block whose compressed bytes are damaged: the open or the read fails naming the block, never a wrong value.
 TEST(Mdf4Recording, ADamagedCompressedBlockIsAnErrorNamingIt)
 {

@@ -46,8 +46,8 @@ bool storedAsCounts(const Channel& c)
     if (!c.hasConversion || c.conversion->kind == ConversionKind::Identity || !isNumericConversion(*c.conversion))
         return true;
     const std::vector<double>& p = c.conversion->values;
-    return c.conversion->kind == ConversionKind::Linear && p.size() >= 2 && std::isfinite(p[0]) && std::isfinite(p[1]) &&
-           p[1] != 0.0;
+    return c.conversion->kind == ConversionKind::Linear && p.size() >= 2 && std::isfinite(p[0]) &&
+           std::isfinite(p[1]) && p[1] != 0.0;
 }
 
 core::QuantizationChoice quantizationOf(const std::vector<double>& values)

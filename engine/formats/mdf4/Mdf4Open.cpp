@@ -345,7 +345,7 @@ private:
     core::Status scan(const Mdf4Recording::Group& group, Visit&& visit, std::uint64_t from, std::uint64_t to)
     {
         const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{8} << 20) / group.recordBytes);
-        std::vector<std::uint8_t> bytes;
+        core::UninitializedBytes bytes;
         for (std::uint64_t first = from; first < to; first += chunk) {
             const std::uint64_t n = std::min(chunk, to - first);
             LV_TRY(m_r.readRecords(group, static_cast<std::int64_t>(first), static_cast<std::int64_t>(n), bytes));

@@ -35,7 +35,7 @@ void takeIntegers(const std::uint8_t* records, std::uint64_t recordBytes, std::u
 } // namespace
 
 // Single flight: a block another thread is inflating is waited for, not inflated twice.
-std::shared_ptr<const std::vector<std::uint8_t>> Mdf4Recording::leafBytes(const Group& group, std::size_t leaf) const
+Mdf4Recording::Bytes Mdf4Recording::leafBytes(const Group& group, std::size_t leaf) const
 {
     const std::uint64_t key = group.stream.leaves[leaf].block; // the DZ block's offset: one leaf of the file
     std::promise<Bytes> mine;
@@ -54,7 +54,7 @@ std::shared_ptr<const std::vector<std::uint8_t>> Mdf4Recording::leafBytes(const 
     }
     if (theirs.valid()) return theirs.get();
     auto bytes = readLeaf(*m_file, group.stream.leaves[leaf]);
-    Bytes shared = bytes ? std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)) : nullptr;
+    Bytes shared = bytes ? std::make_shared<const core::UninitializedBytes>(std::move(*bytes)) : nullptr;
     {
         std::lock_guard lock(m_mutex);
         m_inflating.erase(key);
@@ -72,7 +72,7 @@ std::shared_ptr<const std::vector<std::uint8_t>> Mdf4Recording::leafBytes(const 
 }
 
 core::Status Mdf4Recording::readRecords(const Group& group, std::int64_t first, std::int64_t count,
-                                        std::vector<std::uint8_t>& out) const
+                                        core::UninitializedBytes& out) const
 {
     const std::uint64_t begin = static_cast<std::uint64_t>(first) * group.recordBytes;
     const std::uint64_t bytes = static_cast<std::uint64_t>(count) * group.recordBytes;
@@ -176,7 +176,7 @@ core::Status Mdf4Recording::decodeBlock(std::size_t channel, std::size_t block, 
 {
     const Group& group = m_groups[m_channels[channel].group];
     const core::BlockSpan& span = group.blocks[block];
-    thread_local std::vector<std::uint8_t> bytes;
+    thread_local core::UninitializedBytes bytes;
     LV_TRY(readRecords(group, group.blockRecord[block], span.count, bytes));
     extract(channel, bytes.data(), group.blockRecord[block], out.first(std::min<std::size_t>(span.count, out.size())));
     return {};
@@ -221,7 +221,7 @@ core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, cons
         std::int64_t lo = b.first + b.count, hi = b.first;
         for (const Piece& p : jobs[j].second) lo = std::min(lo, p.from), hi = std::max(hi, p.to);
         const std::int64_t firstRecord = group.blockRecord[block] + (lo - b.first);
-        thread_local std::vector<std::uint8_t> bytes;
+        thread_local core::UninitializedBytes bytes;
         results[j] = readRecords(group, firstRecord, hi - lo, bytes);
         if (results[j].ok())
             for (const Piece& p : jobs[j].second) {

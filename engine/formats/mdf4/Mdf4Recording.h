@@ -75,14 +75,15 @@ private:
     std::vector<std::pair<std::size_t, std::size_t>>
     leavesAhead(const std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<Piece>>>& jobs) const;
     core::Status readRecords(const Group& group, std::int64_t first, std::int64_t count,
-                             std::vector<std::uint8_t>& out) const;
+                             core::UninitializedBytes& out) const;
     // Channel `channel`'s counts from `records` (record numbers firstRecord...), one per element of `out`.
     void extract(std::size_t channel, const std::uint8_t* records, std::int64_t firstRecord,
                  std::span<std::int32_t> out) const;
     // extract() for byte-aligned little-endian 8, 16 and 32-bit integers held as counts; false for other layouts.
     bool takeAligned(const Group& group, const ChannelGroup& cg, const Channel& c, const std::uint8_t* records,
                      std::span<std::int32_t> out) const;
-    std::shared_ptr<const std::vector<std::uint8_t>> leafBytes(const Group& group, std::size_t leaf) const;
+    using Bytes = std::shared_ptr<const core::UninitializedBytes>;
+    Bytes leafBytes(const Group& group, std::size_t leaf) const;
     void warnOnce(std::size_t channel, const std::string& what) const;
 
     io::ByteSourcePtr m_file;
@@ -92,8 +93,7 @@ private:
     std::vector<ChannelRef> m_channels;
     std::vector<std::string> m_limits;
 
-    mutable std::mutex m_mutex; // guards the leaf cache and the warnings
-    using Bytes = std::shared_ptr<const std::vector<std::uint8_t>>;
+    mutable std::mutex m_mutex;                                     // guards the leaf cache and the warnings
     mutable std::list<std::pair<std::uint64_t, Bytes>> m_leafCache; // DZ block offset -> inflated bytes, newest first
     mutable std::map<std::uint64_t, std::shared_future<Bytes>> m_inflating; // blocks being inflated, by offset
     mutable std::uint64_t m_leafCacheBytes = 0;

@@ -110,18 +110,21 @@ core::Result<DataStream> indexDataStream(const io::ByteSource& file, std::uint64
     return std::move(w.stream);
 }
 
-core::Result<std::vector<std::uint8_t>> readLeaf(const io::ByteSource& file, const Leaf& leaf)
+core::Result<core::UninitializedBytes> readLeaf(const io::ByteSource& file, const Leaf& leaf)
 {
-    if (!leaf.dz) return file.read(leaf.dataAt, leaf.bytes);
+    core::UninitializedBytes out(leaf.bytes);
+    if (!leaf.dz) {
+        LV_TRY(file.readAt(leaf.dataAt, {out.data(), out.size()}));
+        return out;
+    }
     // Per-thread buffers for the compressed bytes and, when transposed, the inflated columns: reused, not fresh
     // pages for each block.
-    thread_local std::vector<std::uint8_t> zipped, columnOrder;
+    thread_local core::UninitializedBytes zipped, columnOrder;
     zipped.resize(leaf.zipped);
-    LV_TRY(file.readAt(leaf.dataAt, zipped));
-    std::vector<std::uint8_t> out(leaf.bytes);
+    LV_TRY(file.readAt(leaf.dataAt, {zipped.data(), zipped.size()}));
     const bool transposed = leaf.columns > 1 && leaf.bytes >= leaf.columns;
     if (transposed) columnOrder.resize(leaf.bytes);
-    std::vector<std::uint8_t>& inflated = transposed ? columnOrder : out;
+    core::UninitializedBytes& inflated = transposed ? columnOrder : out;
     std::size_t got = 0;
     libdeflate_decompressor* d = threadDecompressor();
     if (!d ||

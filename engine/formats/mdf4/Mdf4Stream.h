@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "core/TaskRunner.h"
+#include "core/UninitializedAllocator.h"
 #include "formats/mdf4/Mdf4Structure.h"
 #include "io/ByteSource.h"
 
@@ -36,7 +37,7 @@ core::Result<DataStream> indexDataStream(const io::ByteSource& file, std::uint64
                                          std::uint64_t maxBytes = std::uint64_t{1} << 40);
 
 // The bytes of one leaf, uncompressed and (transposed DZ) back in row order.
-core::Result<std::vector<std::uint8_t>> readLeaf(const io::ByteSource& file, const Leaf& leaf);
+core::Result<core::UninitializedBytes> readLeaf(const io::ByteSource& file, const Leaf& leaf);
 
 // The first `bytes` of one DZ leaf's inflated bytes (transposed blocks still column by column): zlib stops
 // inflating there, so the first columns of a transposed block cost a fraction of the whole.

@@ -6,6 +6,7 @@
 #include "core/Quantization.h"
 #include "core/TimeFormat.h"
 #include "formats/mdf4/Mdf4Block.h"
+#include "formats/mdf4/Mdf4BlockCuts.h"
 #include "formats/mdf4/Mdf4BlockWriter.h"
 #include "formats/mdf4/Mdf4Conversion.h"
 #include "formats/mdf4/Mdf4Counts.h"
@@ -22,6 +23,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <tuple>
 #include <unordered_set>
 
 namespace lv::formats::mdf4 {
@@ -29,7 +31,6 @@ namespace lv::formats::mdf4 {
 namespace {
 
 constexpr std::size_t kQuantizationSamples = 65536; // values looked at to choose a float channel's step
-constexpr std::uint64_t kBlockBytes = std::uint64_t{1} << 20;
 
 // Little-endian float64 values from eight byte columns of `rows` bytes each (a transposed DZ block's rows): value r
 // is bytes columns[j * rows + r], j = 0..7, low byte first.
@@ -243,12 +244,21 @@ private:
             group.timesNs = std::make_shared<const std::vector<std::int64_t>>(std::move(*irregular));
             raster = Raster{1.0, times[0], {RasterRun{0, 0, static_cast<std::int64_t>(cg.cycleCount)}}};
         }
-        makeBlocks(group, *raster);
+        std::optional<ReductionData> reduction;
+        if (!group.timesNs && timed && !cg.reductions.empty() && !group.ownRecords) {
+            std::string why;
+            reduction = chooseReduction(*m_r.m_file, cg, *master, times.span(), why);
+            if (!why.empty()) limit(groupName(m_groupNumber, cg) + ": its sample reduction is not used: " + why);
+        }
+        BlockCuts cuts = cutBlocks(*raster, group.recordBytes, reduction ? &*reduction : nullptr);
+        group.blocks = std::move(cuts.blocks);
+        group.blockRecord = std::move(cuts.firstRecord);
+        const Extrema extrema{reduction ? &*reduction : nullptr, cuts.intervals};
         const core::SampleGrid grid{m_r.m_info.start + static_cast<core::Uutc>(std::llround(raster->firstTime * 1e6)),
                                     raster->fs};
         const std::string label = groupLabel(cg);
         for (std::size_t k = 0; k < numbers.size(); ++k)
-            addChannel(group, *numbers[k], *raster, grid, firstValues[k], label);
+            addChannel(group, *numbers[k], *raster, grid, firstValues[k], label, extrema);
         m_r.m_groups.push_back(std::move(group));
         return {};
     }
@@ -355,16 +365,30 @@ private:
         return {};
     }
 
-    static void makeBlocks(Mdf4Recording::Group& group, const Raster& raster)
+    // Where a group's block extrema come from: its reduction and the intervals that make up each block exactly.
+    struct Extrema {
+        const ReductionData* reduction = nullptr;
+        const std::vector<std::pair<std::size_t, std::size_t>>& intervals;
+    };
+
+    // The group's blocks with channel c's extrema from the reduction, where whole intervals make up a block.
+    void addExtrema(Mdf4Recording::ChannelRef& ref, const Mdf4Recording::Group& group, const Channel& c,
+                    const Extrema& extrema)
     {
-        const std::int64_t most = static_cast<std::int64_t>(
-            std::clamp<std::uint64_t>(kBlockBytes / std::max<std::uint64_t>(group.recordBytes, 1), 64, 65536));
-        for (const RasterRun& run : raster.runs)
-            for (std::int64_t at = 0; at < run.count; at += most) {
-                const std::int64_t n = std::min(most, run.count - at);
-                group.blocks.push_back(core::BlockSpan{run.firstGrid + at, static_cast<std::uint32_t>(n), 0, 0, false});
-                group.blockRecord.push_back(run.firstRecord + at);
-            }
+        std::vector<core::BlockSpan> blocks = group.blocks;
+        bool any = false;
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+            const auto [k0, k1] = extrema.intervals[b];
+            const bool quantized = ref.mapping == Mdf4Recording::Mapping::Quantized;
+            const auto counts =
+                reducedCounts(*extrema.reduction, c, quantized, m_r.m_info.channels.back().conversionFactor, k0, k1);
+            if (!counts) continue;
+            std::tie(blocks[b].minimum, blocks[b].maximum) = *counts;
+            blocks[b].hasExtrema = any = true;
+        }
+        if (!any) return;
+        ref.extrema = static_cast<std::uint32_t>(m_r.m_extremaBlocks.size());
+        m_r.m_extremaBlocks.push_back(std::move(blocks));
     }
 
     std::string uniqueName(const std::string& name, std::size_t dg)
@@ -412,7 +436,8 @@ private:
     }
 
     void addChannel(const Mdf4Recording::Group& group, const Channel& c, const Raster& raster,
-                    const core::SampleGrid& grid, const std::vector<double>& firstValues, const std::string& label)
+                    const core::SampleGrid& grid, const std::vector<double>& firstValues, const std::string& label,
+                    const Extrema& extrema)
     {
         const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
         core::ChannelInfo& ch = m_r.m_info.channels.emplace_back(); // in place: 36,424 of them in wide files
@@ -451,6 +476,7 @@ private:
                 limit("channel " + ch.name + ": its values are read rounded to steps of " +
                       core::formatNumber(q.factor, 6) + (ch.unit.empty() ? "" : " " + ch.unit));
         }
+        if (extrema.reduction) addExtrema(ref, group, c, extrema);
         m_channelAt[c.offset] = m_r.m_info.channels.size() - 1;
         m_r.m_channels.push_back(ref);
     }

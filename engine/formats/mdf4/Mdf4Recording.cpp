@@ -103,7 +103,8 @@ core::Status Mdf4Recording::readRecords(const Group& group, std::int64_t first, 
 
 std::span<const core::BlockSpan> Mdf4Recording::blocks(std::size_t channel) const
 {
-    return m_groups[m_channels[channel].group].blocks;
+    const ChannelRef& ref = m_channels[channel];
+    return ref.extrema != kNoExtrema ? m_extremaBlocks[ref.extrema] : m_groups[ref.group].blocks;
 }
 
 void Mdf4Recording::warnOnce(std::size_t channel, const std::string& what) const

@@ -30,7 +30,8 @@ public:
     core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
     std::string valueLabel(std::size_t channel, std::int32_t count) const override;
     std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
-    bool storesExtrema() const override { return false; }
+    // Blocks carry extrema where a sample reduction (SR) gives them.
+    bool storesExtrema() const override { return !m_extremaBlocks.empty(); }
     core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                              const core::ReadControl& control) const override;
 
@@ -64,7 +65,9 @@ private:
         std::size_t group = 0;
         std::size_t channel = 0; // in its channel group
         Mapping mapping = Mapping::Counts;
+        std::uint32_t extrema = kNoExtrema; // its blocks with extrema in m_extremaBlocks, or kNoExtrema
     };
+    static constexpr std::uint32_t kNoExtrema = 0xFFFFFFFFu;
     // What one slice of a readRaw takes from one block.
     struct Piece {
         std::size_t slice = 0;
@@ -91,6 +94,7 @@ private:
     core::RecordingInfo m_info;
     std::vector<Group> m_groups;
     std::vector<ChannelRef> m_channels;
+    std::vector<std::vector<core::BlockSpan>> m_extremaBlocks; // a group's blocks with a channel's SR extrema
     std::vector<std::string> m_limits;
 
     mutable std::mutex m_mutex;                                     // guards the leaf cache and the warnings

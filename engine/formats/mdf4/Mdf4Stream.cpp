@@ -24,6 +24,7 @@ struct Walk {
     std::uint64_t maxBytes;
     DataStream stream;
     std::set<std::uint64_t> seen;
+    bool reduction = false; // the leaves are RD blocks (a sample reduction's), not DT
 };
 
 core::Status add(Walk& w, Leaf leaf)
@@ -82,9 +83,10 @@ core::Status walk(Walk& w, std::uint64_t at, int depth)
     if (at == 0) return {};
     if (depth > 8) return corrupt(w.file, at, "data lists nest more than 8 deep");
     if (!w.seen.insert(at).second) return corrupt(w.file, at, "a data block is linked twice");
-    auto b = readBlock(w.file, at, {"DT", "DZ", "DL", "HL"}, 64);
+    auto b = w.reduction ? readBlock(w.file, at, {"RD", "DZ", "DL", "HL"}, 64)
+                         : readBlock(w.file, at, {"DT", "DZ", "DL", "HL"}, 64);
     if (!b) return b.error();
-    if (b->id == "DT") {
+    if (b->id == "DT" || b->id == "RD") {
         const std::uint64_t dataAt = b->offset + kHeaderBytes + b->links.size() * 8;
         return add(w, Leaf{b->offset, dataAt, 0, 0, 0, b->length - kHeaderBytes - b->links.size() * 8, false});
     }
@@ -106,6 +108,14 @@ libdeflate_decompressor* threadDecompressor()
 core::Result<DataStream> indexDataStream(const io::ByteSource& file, std::uint64_t dataLink, std::uint64_t maxBytes)
 {
     Walk w{file, maxBytes, {}, {}};
+    LV_TRY(walk(w, dataLink, 0));
+    return std::move(w.stream);
+}
+
+core::Result<DataStream> indexReductionStream(const io::ByteSource& file, std::uint64_t dataLink,
+                                              std::uint64_t maxBytes)
+{
+    Walk w{file, maxBytes, {}, {}, true};
     LV_TRY(walk(w, dataLink, 0));
     return std::move(w.stream);
 }

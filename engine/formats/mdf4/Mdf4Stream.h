@@ -36,6 +36,10 @@ struct DataStream {
 core::Result<DataStream> indexDataStream(const io::ByteSource& file, std::uint64_t dataLink,
                                          std::uint64_t maxBytes = std::uint64_t{1} << 40);
 
+// The same for a sample reduction's data (SR's link): RD blocks in place of DT.
+core::Result<DataStream> indexReductionStream(const io::ByteSource& file, std::uint64_t dataLink,
+                                              std::uint64_t maxBytes);
+
 // The bytes of one leaf, uncompressed and (transposed DZ) back in row order.
 core::Result<core::UninitializedBytes> readLeaf(const io::ByteSource& file, const Leaf& leaf);
 

@@ -4,12 +4,14 @@
 
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Events.h"
+#include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mdf4/Mdf4Text.h"
 
 #include "core/LittleEndian.h"
 #include "io/ByteSource.h"
 #include "support/TestSupport.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace lv::formats::mdf4;
@@ -137,4 +139,30 @@ TEST(Mdf4DecodeBadInput, AChannelArrayIsListedNotDecoded)
     EXPECT_EQ(ecg->arrays[0].dimensions, (std::vector<std::uint64_t>{3, 4}));
     le::store<std::uint64_t>(&bytes[ca + 24], ca); // a nested array that is itself
     EXPECT_EQ(errorOf(bytes), kPath + ": MDF4: the channel arrays of channel ecg loop back or nest too deep" + at(ca));
+}
+
+// A sample reduction whose count does not match its data is not used, said; the channels are read as without it.
+TEST(Mdf4DecodeBadInput, ADamagedSampleReductionIsAWarningNotExtrema)
+{
+    auto bytes = reference("dSPACE_CaptureBlocks.mf4");
+    const Structure s = treeOf(bytes);
+    const ChannelGroup* reduced = nullptr;
+    for (const DataGroup& dg : s.dataGroups)
+        for (const ChannelGroup& g : dg.groups)
+            if (g.reductions.size() == 1 && g.reductions[0].cycleCount == 7) reduced = &g;
+    ASSERT_NE(reduced, nullptr);
+    le::store<std::uint64_t>(&bytes[dataOf(bytes, reduced->reductions[0].offset)], 9); // 9 intervals, 7 held
+    auto r = openMdf4(lv::io::memorySource(std::move(bytes), kPath));
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const auto& warnings = (*r)->info().warnings;
+    EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+        return w.find(": its sample reduction is not used: its data holds 504 bytes, not 648") != std::string::npos;
+    })) << ::testing::PrintToString(warnings);
+    const int c = (*r)->info().channelIndex("Model Root/SigGenOut");
+    ASSERT_GE(c, 0);
+    for (const lv::core::BlockSpan& b : (*r)->blocks(static_cast<std::size_t>(c))) EXPECT_FALSE(b.hasExtrema);
+    std::vector<std::int32_t> counts(
+        static_cast<std::size_t>((*r)->info().channels[static_cast<std::size_t>(c)].gridLength));
+    const lv::core::RawSlice slice{static_cast<std::size_t>(c), 0, counts};
+    EXPECT_TRUE((*r)->readRaw({&slice, 1}, {}).ok());
 }

@@ -352,3 +352,31 @@ TEST(Mdf4Recording, ADamagedCompressedBlockIsAnErrorNamingIt)
     EXPECT_EQ(read.error().offset, static_cast<std::int64_t>(dz));
     EXPECT_NE(read.error().message.find("##DZ"), std::string::npos) << read.error().message;
 }
+
+// dSPACE's capture blocks carry sample reductions (SR: mean, minimum and maximum per interval): the blocks are cut
+// along their intervals and gaps, and each block's stored extrema are the least and greatest counts it decodes to.
+TEST(Mdf4Recording, SampleReductionsAreTheBlocksStoredExtrema)
+{
+    auto r = open("dSPACE_CaptureBlocks.mf4");
+    ASSERT_TRUE(r);
+    ASSERT_TRUE(r->storesExtrema());
+    for (const char* name : {"Model Root/SigGenOut", "Model Root/Control_out", "Model Root/Throttle_act_pos"}) {
+        const int c = r->info().channelIndex(name);
+        ASSERT_GE(c, 0) << name;
+        const auto channel = static_cast<std::size_t>(c);
+        const std::span<const core::BlockSpan> blocks = r->blocks(channel);
+        std::int64_t samples = 0, withExtrema = 0;
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+            samples += blocks[b].count;
+            if (!blocks[b].hasExtrema) continue;
+            ++withExtrema;
+            std::vector<std::int32_t> counts(blocks[b].count);
+            ASSERT_TRUE(r->decodeBlock(channel, b, counts, {}).ok());
+            EXPECT_EQ(blocks[b].minimum, *std::min_element(counts.begin(), counts.end())) << name << " block " << b;
+            EXPECT_EQ(blocks[b].maximum, *std::max_element(counts.begin(), counts.end())) << name << " block " << b;
+        }
+        EXPECT_EQ(samples, r->info().channels[channel].sampleCount) << name;
+        EXPECT_EQ(withExtrema, std::ssize(blocks)) << name; // every block is whole intervals of the reduction
+        EXPECT_GE(blocks.size(), 2u) << name;
+    }
+}

@@ -2,6 +2,8 @@
 // holds trace-coloured pixels and the gap band's grey; a recording without signals is saved too.
 #include "WidgetTestSupport.h"
 
+#include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QSet>
@@ -53,7 +55,13 @@ private slots:
         for (int y = 0; y < image.height(); y += 3)
             for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
         QVERIFY2(colours.size() > 20, "the picture is nearly uniform");
-        QVERIFY2(tracePixels(image) > 2000, "too few trace pixels: the traces were not drawn");
+        if (tracePixels(image) <= 2000) { // kept beside the test for a look: this has failed once in a while
+            const QString kept = QDir::current().filePath("screenshot-failed.png");
+            QFile::remove(kept);
+            QFile::copy(png, kept);
+            QFAIL(qPrintable("too few trace pixels: the traces were not drawn (picture kept as " + kept +
+                             "; stderr: " + QString::fromUtf8(err) + ")"));
+        }
     }
 
     // A recording without signals (a hypnogram: EDF+ with only annotations) settles at once: exit 0, not a timeout.

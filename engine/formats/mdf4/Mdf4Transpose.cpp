@@ -26,53 +26,48 @@ void transposeTile(const std::uint8_t* from, std::size_t fromStride, std::uint8_
     for (std::size_t k = 0; k < kTile; ++k) v[k].store_unaligned(to + k * toStride);
 }
 
-// out[c * rows + r] = in[r * columns + c] for r in [r0, r1), c in [c0, c1).
-void columnsScalar(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out, std::size_t r0,
-                   std::size_t r1, std::size_t c0, std::size_t c1)
+// A `lines` x `length` byte matrix transposed, part of it: out[x * lines + l] = in[l * length + x] for l in [l0, l1),
+// x in [x0, x1).
+void transposeScalar(const std::uint8_t* in, std::size_t lines, std::size_t length, std::uint8_t* out, std::size_t l0,
+                     std::size_t l1, std::size_t x0, std::size_t x1)
 {
-    for (std::size_t r = r0; r < r1; ++r)
-        for (std::size_t c = c0; c < c1; ++c) out[c * rows + r] = in[r * columns + c];
+    for (std::size_t l = l0; l < l1; ++l)
+        for (std::size_t x = x0; x < x1; ++x) out[x * lines + l] = in[l * length + x];
 }
 
-void rowsScalar(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out, std::size_t r0,
-                std::size_t r1, std::size_t c0, std::size_t c1)
+// The whole matrix: 16 x 16 tiles, the output's lines 16 at a time (each tile's stores stay in the cache), then
+// the edges byte by byte.
+void transposeMatrix(const std::uint8_t* in, std::size_t lines, std::size_t length, std::uint8_t* out)
 {
-    for (std::size_t c = c0; c < c1; ++c)
-        for (std::size_t r = r0; r < r1; ++r) out[r * columns + c] = in[c * rows + r];
+    if constexpr (Bytes::size != kTile) return transposeScalar(in, lines, length, out, 0, lines, 0, length);
+    const std::size_t lineTiles = lines / kTile * kTile, lengthTiles = length / kTile * kTile;
+    for (std::size_t x = 0; x < lengthTiles; x += kTile)
+        for (std::size_t l = 0; l < lineTiles; l += kTile)
+            transposeTile(in + l * length + x, length, out + x * lines + l, lines);
+    transposeScalar(in, lines, length, out, 0, lines, lengthTiles, length);
+    transposeScalar(in, lines, length, out, lineTiles, lines, 0, lengthTiles);
 }
 
 } // namespace
 
 void toColumnOrderScalar(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out)
 {
-    columnsScalar(in, rows, columns, out, 0, rows, 0, columns);
+    transposeScalar(in, rows, columns, out, 0, rows, 0, columns);
 }
 
 void toRowOrderScalar(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out)
 {
-    rowsScalar(in, rows, columns, out, 0, rows, 0, columns);
+    transposeScalar(in, columns, rows, out, 0, columns, 0, rows);
 }
 
 void toColumnOrder(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out)
 {
-    if constexpr (Bytes::size != kTile) return toColumnOrderScalar(in, rows, columns, out);
-    const std::size_t rowTiles = rows / kTile * kTile, columnTiles = columns / kTile * kTile;
-    for (std::size_t c = 0; c < columnTiles; c += kTile) // a tile's lines are rows r.., its output columns c..
-        for (std::size_t r = 0; r < rowTiles; r += kTile)
-            transposeTile(in + r * columns + c, columns, out + c * rows + r, rows);
-    columnsScalar(in, rows, columns, out, 0, rows, columnTiles, columns);
-    columnsScalar(in, rows, columns, out, rowTiles, rows, 0, columnTiles);
+    transposeMatrix(in, rows, columns, out);
 }
 
 void toRowOrder(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out)
 {
-    if constexpr (Bytes::size != kTile) return toRowOrderScalar(in, rows, columns, out);
-    const std::size_t rowTiles = rows / kTile * kTile, columnTiles = columns / kTile * kTile;
-    for (std::size_t r = 0; r < rowTiles; r += kTile) // a tile's lines are columns c.., its output rows r..
-        for (std::size_t c = 0; c < columnTiles; c += kTile)
-            transposeTile(in + c * rows + r, rows, out + r * columns + c, columns);
-    rowsScalar(in, rows, columns, out, 0, rows, columnTiles, columns);
-    rowsScalar(in, rows, columns, out, rowTiles, rows, 0, columnTiles);
+    transposeMatrix(in, columns, rows, out); // column order is a columns x rows matrix
 }
 
 } // namespace lv::formats::mdf4

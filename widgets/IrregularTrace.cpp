@@ -54,7 +54,7 @@ bool samplePoints(const cache::ViewContext& view, const FrameRequest& request, s
     }
     Points p{t, core::usToNs(view.times->info().start)};
     const std::int64_t end = span.first + span.count;
-    const bool points = request.irregular.points;
+    const bool points = request.irregular.pointsFor(channel);
     t.x.reserve(2 * times.size());
     t.y.reserve(2 * times.size());
     for (std::int64_t i = lo; i < end; ++i) {
@@ -98,7 +98,7 @@ bool envelopePoints(const cache::ViewContext& view, const FrameRequest& request,
     const auto w = static_cast<std::int64_t>(request.columns);
     const auto edge = [&](std::int64_t c) { return s + (d / w) * c + ((d % w) * c) / w; };
     Points p{t, core::usToNs(view.times->info().start)};
-    const bool points = request.irregular.points;
+    const bool points = request.irregular.pointsFor(channel);
     const double factor = ch.conversionFactor;
     bool held = envelope->hasBefore;
     double heldY = static_cast<double>(envelope->before) * factor;
@@ -154,7 +154,7 @@ ChannelTrace buildIrregularTrace(const cache::ViewContext& view, const FrameRequ
 {
     ChannelTrace t;
     t.channel = channel;
-    t.points = request.irregular.points;
+    t.points = request.irregular.pointsFor(channel);
     if (!view.times) {
         error = "no sample times to view";
         return t;

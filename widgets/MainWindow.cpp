@@ -251,6 +251,7 @@ void MainWindow::onOpened(const QString& path)
     loadUserAnnotations();
     applyChannelTypes();
     applyBitViews();
+    applyIrregularDrawing();
     applyDisplayFilter();
     // Level-1 access: the true start is unknown, times are relative (not remembered as the user's choice).
     m_plot->setTimeMode(info->timesKnown ? static_cast<TimeMode>(setting("view/timeMode", 0).toInt())

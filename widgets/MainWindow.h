@@ -166,6 +166,9 @@ public:
     // Session dock: context menu > Show As: a channel's counts as values, or as BioSemi trigger (bits 0-15) or status
     // bits (16-23); a BDF channel named "Status" shows its trigger code by default. Remembered per recording.
     void setBitView(std::size_t channel, BitView view);
+    // Session dock: context menu > Draw Samples As: an irregular channel drawn as steps (0) or points (1) whatever
+    // View > Irregular Channels says, or as it says (-1). Remembered per recording.
+    void setIrregularDrawing(const std::vector<std::size_t>& channels, int points);
     // View > Sensitivity by Channel Type...: a dialog, shown; accepted, each type's sensitivity is applied and
     // remembered for every recording.
     TypeSensitivityDialog* editTypeSensitivities();
@@ -228,6 +231,7 @@ private:
     void updateRowBar();          // the scroll bar's range and place from m_rows
     QString recordingKey() const; // "recordings/<hash of the open recording's path and start>"
     void applyChannelTypes();     // the remembered types of the open recording, onto the plot and the browser
+    void applyIrregularDrawing(); // the recording's remembered steps or points per channel, onto the loader
     void applyBitViews();         // BioSemi Status as its trigger code, or the remembered choice, onto loader and plot
     void applyDisplayFilter();    // the remembered filter onto the loader (channels of voltage types) and the labels
     void askChannelOffset(const std::vector<std::size_t>& channels);

@@ -49,6 +49,7 @@ void MainWindow::createRowActions(QMenu* view)
         for (std::size_t c : channels) setInverted(c, !m_plot->isInverted(c));
     });
     connect(m_browser, &SessionBrowser::offsetRequested, this, &MainWindow::askChannelOffset);
+    connect(m_browser, &SessionBrowser::irregularDrawingChosen, this, &MainWindow::setIrregularDrawing);
     connect(m_browser, &SessionBrowser::bitViewChosen, this,
             [this](const std::vector<std::size_t>& channels, BitView view) {
                 for (std::size_t c : channels) setBitView(c, view);
@@ -131,6 +132,36 @@ void MainWindow::setBitView(std::size_t channel, BitView view)
     remember(recordingKey() + "/bitViews", chosen);
     applyBitViews();
     viewChanged(); // frames of the new codes
+}
+
+void MainWindow::setIrregularDrawing(const std::vector<std::size_t>& channels, int points)
+{
+    const core::RecordingInfo* info = m_loader->info();
+    if (!m_open || !info) return;
+    QVariantMap chosen = setting(recordingKey() + "/irregularDrawing", QVariantMap()).toMap();
+    for (std::size_t c : channels) {
+        if (c >= info->channels.size() || !info->channels[c].irregular) continue;
+        const QString name = QString::fromStdString(info->channels[c].name);
+        if (points < 0)
+            chosen.remove(name);
+        else
+            chosen[name] = points ? "points" : "steps";
+    }
+    remember(recordingKey() + "/irregularDrawing", chosen);
+    applyIrregularDrawing();
+    requestFrames();
+}
+
+void MainWindow::applyIrregularDrawing()
+{
+    const core::RecordingInfo* info = m_loader->info();
+    IrregularDrawing drawing = m_loader->irregularDrawing();
+    drawing.pointsOf.clear();
+    const QVariantMap chosen = setting(recordingKey() + "/irregularDrawing", QVariantMap()).toMap();
+    for (std::size_t c = 0; info && c < info->channels.size() && !chosen.isEmpty(); ++c)
+        if (const auto it = chosen.find(QString::fromStdString(info->channels[c].name)); it != chosen.end())
+            drawing.pointsOf[c] = it->toString() == "points";
+    m_loader->setIrregularDrawing(drawing);
 }
 
 void MainWindow::setInverted(std::size_t channel, bool inverted)

@@ -12,6 +12,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <tuple>
 
 namespace lv::widgets {
 
@@ -220,6 +221,18 @@ void SessionBrowser::showMenu(const QPoint& at)
          {std::pair{BitView::Value, tr("&Values")}, std::pair{BitView::Trigger, tr("&Trigger Code (Bits 0-15)")},
           std::pair{BitView::Status, tr("&Status Bits (16-23)")}})
         show->addAction(text, this, [this, channels, view] { emit bitViewChosen(channels, view); });
+    if (std::any_of(channels.begin(), channels.end(), [this](std::size_t c) {
+            return m_info && c < m_info->channels.size() && m_info->channels[c].irregular;
+        })) {
+        QMenu* drawing = menu.addMenu(tr("&Draw Samples As"));
+        for (const auto& [points, text, object] :
+             {std::tuple{0, tr("&Steps"), "channelStepsAction"}, std::tuple{1, tr("&Points"), "channelPointsAction"},
+              std::tuple{-1, tr("As the &View Menu Says"), "channelIrregularDefaultAction"}})
+            drawing
+                ->addAction(text, this,
+                            [this, channels, points = points] { emit irregularDrawingChosen(channels, points); })
+                ->setObjectName(object);
+    }
     QMenu* types = menu.addMenu(tr("Channel &Type"));
     for (core::ChannelType t : core::kChannelTypes)
         types->addAction(QString::fromUtf8(core::channelTypeName(t).data()), this,

@@ -37,6 +37,8 @@ signals:
     void invertRequested(const std::vector<std::size_t>& channels); // the context menu's Invert Polarity
     void offsetRequested(const std::vector<std::size_t>& channels); // the context menu's Offset...
     void bitViewChosen(const std::vector<std::size_t>& channels, lv::widgets::BitView view); // Show As
+    // Draw Samples As (irregular channels): 1 points, 0 steps, -1 as View > Irregular Channels says.
+    void irregularDrawingChosen(const std::vector<std::size_t>& channels, int points);
 
 private:
     void showProperties(QTreeWidgetItem* item);

@@ -44,11 +44,18 @@ inline BitView bitViewFromName(std::string_view name)
 }
 
 // How irregular channels (samples at their own times) are drawn: steps (each value held until the next sample) or
-// points, and the longest pause a step bridges, in median intervals (1 / fs) of the channel.
+// points, for all or chosen per channel, and the longest pause a step bridges, in median intervals (1 / fs).
 struct IrregularDrawing {
-    bool points = false;
+    bool points = false;                       // every channel not in pointsOf
+    std::map<std::size_t, bool> pointsOf = {}; // channel -> drawn as points (true) or steps (false)
     double maxGapFactor = core::kIrregularGapFactor;
     bool operator==(const IrregularDrawing&) const = default;
+
+    bool pointsFor(std::size_t channel) const
+    {
+        const auto it = pointsOf.find(channel);
+        return it != pointsOf.end() ? it->second : points;
+    }
 };
 
 class FilteredTraceCache;

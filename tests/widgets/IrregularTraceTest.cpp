@@ -10,6 +10,7 @@
 #include <QGuiApplication>
 #include <QTest>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace {
@@ -38,6 +39,8 @@ struct Fixture {
     lv::cache::ViewContext view{&recording, &cache, 1, nullptr, nullptr, &recording};
     lv::core::TimeRange range{kT0 / 1000 - 100'000, kT0 / 1000 + 2'700'000}; // 2.8 s
 
+    std::map<std::size_t, bool> pointsOf; // the channel's own choice, if any
+
     ChannelTrace trace(std::size_t columns, bool points, double maxGapFactor = lv::core::kIrregularGapFactor)
     {
         lv::widgets::FrameRequest request;
@@ -45,7 +48,9 @@ struct Fixture {
         request.channels = {0};
         request.columns = columns;
         request.exact = true;
-        request.irregular = {points, maxGapFactor};
+        request.irregular.points = points;
+        request.irregular.pointsOf = pointsOf;
+        request.irregular.maxGapFactor = maxGapFactor;
         lv::core::CancelToken cancel;
         std::string error;
         ChannelTrace t = lv::widgets::buildIrregularTrace(view, request, 0, cancel, error);
@@ -152,6 +157,26 @@ private slots:
         const QImage image = render(points, f, width);
         QCOMPARE(inkedColumns(image, a, b), 0); // no sample in the pause: nothing drawn, whatever the max gap
         QVERIFY(inkedColumns(image, 0, width) > width / 2);
+    }
+
+    // A channel's own choice (Session dock > Draw Samples As) wins over the View menu's, both ways; the trace is
+    // then what that choice alone gives.
+    void aChannelsOwnChoiceOverridesTheDefault()
+    {
+        Fixture f;
+        const ChannelTrace steps = f.trace(4000, false), points = f.trace(4000, true);
+        QVERIFY(!steps.points && points.points);
+        QVERIFY(steps.x != points.x); // steps hold each value until the next sample: other points
+        f.pointsOf[0] = true;
+        const ChannelTrace chosenPoints = f.trace(4000, false);
+        QVERIFY(chosenPoints.points);
+        QCOMPARE(chosenPoints.x, points.x);
+        f.pointsOf[0] = false;
+        const ChannelTrace chosenSteps = f.trace(4000, true);
+        QVERIFY(!chosenSteps.points);
+        QCOMPARE(chosenSteps.x, steps.x);
+        f.pointsOf = {{1, true}}; // another channel's choice leaves this one as the default
+        QVERIFY(!f.trace(4000, false).points);
     }
 
     void emptyColumnsStayEmptyWhenSparse()

@@ -247,7 +247,7 @@ private:
         std::optional<ReductionData> reduction;
         if (!group.timesNs && timed && !cg.reductions.empty() && !group.ownRecords) {
             std::string why;
-            reduction = chooseReduction(*m_r.m_file, cg, *master, times.span(), why);
+            reduction = chooseReduction(*m_r.m_file, cg, *master, times.span(), 0.25 / raster->fs, why);
             if (!why.empty()) limit(groupName(m_groupNumber, cg) + ": its sample reduction is not used: " + why);
         }
         BlockCuts cuts = cutBlocks(*raster, group.recordBytes, reduction ? &*reduction : nullptr);

@@ -23,7 +23,8 @@ double masterTime(const Channel& master, const std::uint8_t* record)
 
 // The reduction's intervals in records, or why they cannot be had.
 std::optional<ReductionData> readOne(const io::ByteSource& file, const ChannelGroup& cg, const Reduction& sr,
-                                     const Channel& master, std::span<const double> times, std::string& why)
+                                     const Channel& master, std::span<const double> times, double tolerance,
+                                     std::string& why)
 {
     if (sr.syncType != 1 || (sr.flags & 1u)) {
         why = sr.syncType != 1 ? "it is not over time" : "its invalidation bytes are not read";
@@ -49,10 +50,13 @@ std::optional<ReductionData> readOne(const io::ByteSource& file, const ChannelGr
         return std::nullopt;
     }
     for (std::size_t k = 0; k < sr.cycleCount; ++k) {
+        // Each interval starts at a record's time (the first interval at the first record's): a writer that meant
+        // something else by the master's mean (the intervals' middles) is not taken at its word.
         const double start = masterTime(master, r.records.data() + 3 * k * r.dataBytes);
-        const auto first = std::lower_bound(times.begin(), times.end(), start) - times.begin();
-        if (!std::isfinite(start) || first >= std::ssize(times) || (k > 0 && first <= r.firstRecord.back())) {
-            why = "its interval " + std::to_string(k) + " holds no record";
+        const auto first = std::lower_bound(times.begin(), times.end(), start - tolerance) - times.begin();
+        if (!std::isfinite(start) || first >= std::ssize(times) || (k > 0 && first <= r.firstRecord.back()) ||
+            (k == 0 && first != 0) || std::abs(times[static_cast<std::size_t>(first)] - start) > tolerance) {
+            why = "its interval " + std::to_string(k) + " does not start at a record";
             return std::nullopt;
         }
         r.firstRecord.push_back(first);
@@ -63,13 +67,13 @@ std::optional<ReductionData> readOne(const io::ByteSource& file, const ChannelGr
 } // namespace
 
 std::optional<ReductionData> chooseReduction(const io::ByteSource& file, const ChannelGroup& cg, const Channel& master,
-                                             std::span<const double> times, std::string& why)
+                                             std::span<const double> times, double tolerance, std::string& why)
 {
     if (master.kind != ChannelKind::Master || master.hasInvalidationBit() || master.allInvalid()) return std::nullopt;
     std::optional<ReductionData> best;
     for (const Reduction& sr : cg.reductions) {
         std::string problem;
-        std::optional<ReductionData> r = readOne(file, cg, sr, master, times, problem);
+        std::optional<ReductionData> r = readOne(file, cg, sr, master, times, tolerance, problem);
         if (!r) {
             if (why.empty()) why = problem;
             continue;

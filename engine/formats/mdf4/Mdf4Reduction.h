@@ -28,11 +28,12 @@ struct ReductionData {
 };
 
 // The reduction of `cg` that block extrema come from: one over time without invalidation bytes, its data whole and
-// of the size its count says, each interval's start (the master's mean) later than the last and holding at least
-// one of `times` (the group's master times, s). Of those, the finest whose intervals hold kReductionRecords records
-// on average, else the coarsest. nullopt when there is none; `why` then says why one present was not used.
+// of the size its count says, each interval's start (the master's mean) within `tolerance` (s) of a record's time
+// in `times` (the group's master times, s), the first at the first record, each later than the last. Of those, the
+// finest whose intervals hold kReductionRecords records on average, else the coarsest. nullopt when there is none;
+// `why` then says why one present was not used.
 std::optional<ReductionData> chooseReduction(const io::ByteSource& file, const ChannelGroup& cg, const Channel& master,
-                                             std::span<const double> times, std::string& why);
+                                             std::span<const double> times, double tolerance, std::string& why);
 
 inline constexpr std::int64_t kReductionRecords = 64;
 

@@ -166,3 +166,25 @@ TEST(Mdf4DecodeBadInput, ADamagedSampleReductionIsAWarningNotExtrema)
     const lv::core::RawSlice slice{static_cast<std::size_t>(c), 0, counts};
     EXPECT_TRUE((*r)->readRaw({&slice, 1}, {}).ok());
 }
+
+// A reduction whose first interval starts between two records (as if its master's mean were the interval's middle)
+// is not taken at its word: a warning, no extrema.
+TEST(Mdf4DecodeBadInput, AReductionIntervalThatStartsAtNoRecordIsNotUsed)
+{
+    auto bytes = reference("dSPACE_CaptureBlocks.mf4");
+    const std::string text(bytes.begin(), bytes.end());
+    const std::size_t rd = text.find("##RD", text.find("##RD") + 4); // the 7-interval reduction's data
+    ASSERT_NE(rd, std::string::npos);
+    ASSERT_EQ(le::f64(bytes, rd + 24), 0.0);    // interval 0's start: the first record, at 0 s
+    le::store<double>(&bytes[rd + 24], 0.5025); // between the records at 0.500 and 0.505 s
+    auto r = openMdf4(lv::io::memorySource(std::move(bytes), kPath));
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const auto& warnings = (*r)->info().warnings;
+    EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+        return w.find(": its sample reduction is not used: its interval 0 does not start at a record") !=
+               std::string::npos;
+    })) << ::testing::PrintToString(warnings);
+    const int c = (*r)->info().channelIndex("Model Root/SigGenOut");
+    ASSERT_GE(c, 0);
+    for (const lv::core::BlockSpan& b : (*r)->blocks(static_cast<std::size_t>(c))) EXPECT_FALSE(b.hasExtrema);
+}

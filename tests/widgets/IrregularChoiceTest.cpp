@@ -15,16 +15,8 @@ namespace {
 // Whether the channel's trace in the frame shown is drawn as points; false when it has no trace.
 bool drawnAsPoints(const MainWindow& w, std::size_t channel)
 {
-    for (const lv::widgets::ChannelTrace& t : w.plot()->frame()->traces)
-        if (t.channel == channel) return t.points;
-    return false;
-}
-
-bool hasTrace(const MainWindow& w, std::size_t channel)
-{
-    for (const lv::widgets::ChannelTrace& t : w.plot()->frame()->traces)
-        if (t.channel == channel) return !t.x.empty();
-    return false;
+    const lv::widgets::ChannelTrace* t = lv::test::traceShown(w, channel);
+    return t && t->points;
 }
 
 } // namespace
@@ -39,10 +31,8 @@ private slots:
         std::size_t irregular = 0, grid = 0;
         {
             MainWindow w;
-            w.setInteractive(false);
             w.resize(1400, 900);
-            w.show();
-            QVERIFY(lv::test::openAndWait(w, m_file));
+            QVERIFY(lv::test::showAndOpen(w, m_file));
             const lv::core::RecordingInfo& info = *w.loader()->info();
             irregular = static_cast<std::size_t>(info.channelIndex("WriteTextToWriteWindow"));
             grid = static_cast<std::size_t>(info.channelIndex("noise"));
@@ -50,7 +40,8 @@ private slots:
             QVERIFY(!w.loader()->irregularDrawing().points); // the View menu's default: steps
             w.setVisibleChannels({grid, irregular});
             QVERIFY(lv::test::waitSettled(w));
-            QVERIFY(hasTrace(w, irregular) && hasTrace(w, grid));
+            QVERIFY(lv::test::traceShown(w, irregular) && !lv::test::traceShown(w, irregular)->x.empty());
+            QVERIFY(lv::test::traceShown(w, grid) && !lv::test::traceShown(w, grid)->x.empty());
             QVERIFY(!drawnAsPoints(w, irregular));
 
             emit w.browser()->irregularDrawingChosen({grid, irregular}, 1);
@@ -69,12 +60,11 @@ private slots:
             w.close();
         }
         MainWindow again;
-        again.setInteractive(false);
-        again.show();
-        QVERIFY(lv::test::openAndWait(again, m_file));
-        QVERIFY(again.loader()->irregularDrawing().pointsFor(irregular)); // remembered for this recording
-        QVERIFY(!again.loader()->irregularDrawing().points);
+        QVERIFY(lv::test::showAndOpen(again, m_file));
+        const lv::widgets::IrregularDrawing remembered = again.loader()->irregularDrawing();
         again.close();
+        QVERIFY(remembered.pointsFor(irregular)); // remembered for this recording
+        QVERIFY(!remembered.points);
     }
 };
 

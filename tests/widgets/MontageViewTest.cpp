@@ -31,14 +31,6 @@ QAction* montageAction(MainWindow& w, const QString& choice)
 }
 
 // The trace of `channel` in the frame shown, or nullptr.
-const lv::widgets::ChannelTrace* traceOf(const MainWindow& w, std::size_t channel)
-{
-    if (!w.plot()->frame()) return nullptr;
-    for (const lv::widgets::ChannelTrace& t : w.plot()->frame()->traces)
-        if (t.channel == channel) return &t;
-    return nullptr;
-}
-
 } // namespace
 
 class MontageViewTest : public QObject {
@@ -65,8 +57,8 @@ private slots:
         const auto f7 = static_cast<std::size_t>(info.channelIndex("EEG F7"));
         w.setVisibleChannels({fp1, f7});
         QVERIFY(lv::test::waitSettled(w));
-        const lv::widgets::ChannelTrace* a = traceOf(w, fp1);
-        const lv::widgets::ChannelTrace* b = traceOf(w, f7);
+        const lv::widgets::ChannelTrace* a = lv::test::traceShown(w, fp1);
+        const lv::widgets::ChannelTrace* b = lv::test::traceShown(w, f7);
         QVERIFY(a && b && !a->y.empty() && a->y.size() == b->y.size());
         const std::vector<double> ay = a->y, by = b->y;
 
@@ -81,7 +73,7 @@ private slots:
         QVERIFY(lv::test::waitSettled(w));
         QVERIFY2(w.plot()->laneLabel(0).startsWith("Fp1-F7  "), qPrintable(w.plot()->laneLabel(0)));
         QVERIFY2(w.plot()->laneLabel(17).startsWith("Cz-Pz  "), qPrintable(w.plot()->laneLabel(17)));
-        const lv::widgets::ChannelTrace* lane = traceOf(w, first);
+        const lv::widgets::ChannelTrace* lane = lv::test::traceShown(w, first);
         QVERIFY(lane && lane->y.size() == ay.size());
         for (std::size_t i = 0; i < ay.size(); ++i) QCOMPARE(lane->y[i], ay[i] - by[i]); // the page's samples
 

@@ -2,6 +2,7 @@
 #include "WidgetTestSupport.h"
 
 #include "MainWindow.h"
+#include "TracePlot.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -55,6 +56,21 @@ bool openAndWait(widgets::MainWindow& window, const QString& path, const QString
     for (int i = 0; i < 600 && opened.isEmpty() && failed.isEmpty(); ++i) QTest::qWait(50);
     if (!failed.isEmpty()) qWarning("open failed: %s", qPrintable(failed.first().first().toString()));
     return !opened.isEmpty();
+}
+
+bool showAndOpen(widgets::MainWindow& window, const QString& path)
+{
+    window.setInteractive(false);
+    window.show();
+    return openAndWait(window, path);
+}
+
+const widgets::ChannelTrace* traceShown(const widgets::MainWindow& window, std::size_t channel)
+{
+    if (!window.plot()->frame()) return nullptr;
+    for (const widgets::ChannelTrace& t : window.plot()->frame()->traces)
+        if (t.channel == channel) return &t;
+    return nullptr;
 }
 
 bool waitSettled(widgets::MainWindow& window, int timeoutMs)

@@ -13,7 +13,8 @@ class QWidget;
 
 namespace lv::widgets {
 class MainWindow;
-}
+struct ChannelTrace;
+} // namespace lv::widgets
 
 namespace lv::test {
 
@@ -26,8 +27,12 @@ QString runCli(const QStringList& args);
 QMap<QString, QByteArray> filesOf(const QString& dir);
 // Opens the path in the window and waits until it is open (false on failure or timeout).
 bool openAndWait(widgets::MainWindow& window, const QString& path, const QString& password = {});
+// A window as the tests use it: not interactive (no dialogs), shown, the path opened and waited for.
+bool showAndOpen(widgets::MainWindow& window, const QString& path);
 // Waits until the window's current view is drawn exactly.
 bool waitSettled(widgets::MainWindow& window, int timeoutMs = 30000);
+// The trace of `channel` (or lane) in the frame the plot shows, or nullptr.
+const widgets::ChannelTrace* traceShown(const widgets::MainWindow& window, std::size_t channel);
 // Time ranges where every channel has a gap (intersection of their gap lists), computed here independently.
 std::vector<core::TimeRange> commonGaps(const core::RecordingInfo& info);
 // With LONGVIEW_SHOT_DIR set, saves widget.grab() there as `name` (to look at what a test showed).

@@ -15,6 +15,7 @@
 #include <QString>
 #include <QThreadPool>
 #include <memory>
+#include <utility>
 
 namespace lv::cache {
 class PageLoader;
@@ -81,7 +82,7 @@ public:
     // The channels drawn filtered: those given whose rate takes the filter.
     const std::map<std::size_t, filter::FilterSpec>& filteredChannels() const { return m_filters; }
     // How irregular channels are drawn (steps or points, the longest pause a step bridges) from now on.
-    void setIrregularDrawing(IrregularDrawing drawing) { m_irregular = drawing; }
+    void setIrregularDrawing(IrregularDrawing drawing) { m_irregular = std::move(drawing); }
     IrregularDrawing irregularDrawing() const { return m_irregular; }
 
 signals:

@@ -42,8 +42,8 @@ struct Cutter {
     void cutRun(const RasterRun& run)
     {
         const std::int64_t end = run.firstRecord + run.count;
+        const std::vector<std::int64_t>& starts = reduction ? reduction->firstRecord : kNoStarts;
         for (std::int64_t at = run.firstRecord; at < end;) {
-            const std::vector<std::int64_t>& starts = reduction ? reduction->firstRecord : kNoStarts;
             const auto next = std::upper_bound(starts.begin(), starts.end(), at);
             if (next != starts.begin() && *(next - 1) == at) { // an interval starts here
                 const std::int64_t to =

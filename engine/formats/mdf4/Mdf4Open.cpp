@@ -256,7 +256,7 @@ private:
         const Extrema extrema{reduction ? &*reduction : nullptr, cuts.intervals};
         const core::SampleGrid grid{m_r.m_info.start + static_cast<core::Uutc>(std::llround(raster->firstTime * 1e6)),
                                     raster->fs};
-        const std::string label = groupLabel(cg);
+        const std::string label = groupLabel(cg, cg.source);
         for (std::size_t k = 0; k < numbers.size(); ++k)
             addChannel(group, *numbers[k], *raster, grid, firstValues[k], label, extrema);
         m_r.m_groups.push_back(std::move(group));
@@ -372,16 +372,16 @@ private:
     };
 
     // The group's blocks with channel c's extrema from the reduction, where whole intervals make up a block.
-    void addExtrema(Mdf4Recording::ChannelRef& ref, const Mdf4Recording::Group& group, const Channel& c,
+    // `step`: the channel's conversion factor (a quantized channel's counts are its values over it).
+    void addExtrema(Mdf4Recording::ChannelRef& ref, const Mdf4Recording::Group& group, const Channel& c, double step,
                     const Extrema& extrema)
     {
         std::vector<core::BlockSpan> blocks = group.blocks;
+        const bool quantized = ref.mapping == Mdf4Recording::Mapping::Quantized;
         bool any = false;
         for (std::size_t b = 0; b < blocks.size(); ++b) {
             const auto [k0, k1] = extrema.intervals[b];
-            const bool quantized = ref.mapping == Mdf4Recording::Mapping::Quantized;
-            const auto counts =
-                reducedCounts(*extrema.reduction, c, quantized, m_r.m_info.channels.back().conversionFactor, k0, k1);
+            const auto counts = reducedCounts(*extrema.reduction, c, quantized, step, k0, k1);
             if (!counts) continue;
             std::tie(blocks[b].minimum, blocks[b].maximum) = *counts;
             blocks[b].hasExtrema = any = true;
@@ -426,11 +426,12 @@ private:
         ch.sampleCount = ch.gridLength = static_cast<std::int64_t>(timesNs.size());
     }
 
-    // What the session browser says of a channel group: "channel group 3 (name), source S: comment".
-    std::string groupLabel(const ChannelGroup& cg) const
+    // What the session browser says of a channel group: "channel group 3 (name), source S: comment" (the group's
+    // source, or a channel's own).
+    std::string groupLabel(const ChannelGroup& cg, const Source& from) const
     {
         std::string label = groupName(m_groupNumber, cg);
-        if (const std::string source = cg.source.label(); !source.empty()) label += ", source " + source;
+        if (const std::string source = from.label(); !source.empty()) label += ", source " + source;
         if (!cg.comment.empty()) label += ": " + cg.comment;
         return label;
     }
@@ -446,13 +447,7 @@ private:
         ch.unit = c.unit;
         ch.start = grid.origin;
         ch.description = c.comment;
-        if (c.source.present) { // the channel's own source in place of its group's
-            ch.group = groupName(m_groupNumber, cg);
-            if (const std::string source = c.source.label(); !source.empty()) ch.group += ", source " + source;
-            if (!cg.comment.empty()) ch.group += ": " + cg.comment;
-        } else {
-            ch.group = label;
-        }
+        ch.group = c.source.present ? groupLabel(cg, c.source) : label; // a channel's own source over its group's
         if (group.timesNs) {
             describeIrregular(ch, *group.timesNs);
         } else {
@@ -476,7 +471,7 @@ private:
                 limit("channel " + ch.name + ": its values are read rounded to steps of " +
                       core::formatNumber(q.factor, 6) + (ch.unit.empty() ? "" : " " + ch.unit));
         }
-        if (extrema.reduction) addExtrema(ref, group, c, extrema);
+        if (extrema.reduction) addExtrema(ref, group, c, ch.conversionFactor, extrema);
         m_channelAt[c.offset] = m_r.m_info.channels.size() - 1;
         m_r.m_channels.push_back(ref);
     }

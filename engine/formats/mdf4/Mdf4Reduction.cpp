@@ -70,6 +70,11 @@ std::optional<ReductionData> chooseReduction(const io::ByteSource& file, const C
                                              std::span<const double> times, double tolerance, std::string& why)
 {
     if (master.kind != ChannelKind::Master || master.hasInvalidationBit() || master.allInvalid()) return std::nullopt;
+    // Fine enough ones before the others; of those the most intervals, of the others the fewest.
+    const auto rank = [&](const ReductionData& x) {
+        const std::ptrdiff_t n = std::ssize(x.firstRecord);
+        return std::ssize(times) / n >= kReductionRecords ? n : -n;
+    };
     std::optional<ReductionData> best;
     for (const Reduction& sr : cg.reductions) {
         std::string problem;
@@ -78,12 +83,7 @@ std::optional<ReductionData> chooseReduction(const io::ByteSource& file, const C
             if (why.empty()) why = problem;
             continue;
         }
-        const auto fineEnough = [&](const ReductionData& x) {
-            return std::ssize(times) / std::ssize(x.firstRecord) >= kReductionRecords;
-        };
-        const bool better = !best || (fineEnough(*r) && (!fineEnough(*best) || r->intervals() > best->intervals())) ||
-                            (!fineEnough(*r) && !fineEnough(*best) && r->intervals() < best->intervals());
-        if (better) best = std::move(r);
+        if (!best || rank(*r) > rank(*best)) best = std::move(r);
     }
     if (best) why.clear();
     return best;

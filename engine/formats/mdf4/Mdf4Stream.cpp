@@ -142,12 +142,7 @@ core::Result<core::UninitializedBytes> readLeaf(const io::ByteSource& file, cons
             LIBDEFLATE_SUCCESS ||
         got != leaf.bytes)
         return corrupt(file, leaf.block, "##DZ data does not inflate to its " + std::to_string(leaf.bytes) + " bytes");
-    if (transposed) { // rows of `columns` bytes stored column by column, then the bytes of a last partial row
-        const std::uint64_t rows = leaf.bytes / leaf.columns;
-        toRowOrder(columnOrder.data(), rows, leaf.columns, out.data());
-        std::memcpy(out.data() + rows * leaf.columns, columnOrder.data() + rows * leaf.columns,
-                    leaf.bytes - rows * leaf.columns);
-    }
+    if (transposed) blockToRowOrder(columnOrder.data(), leaf.bytes, leaf.columns, out.data());
     return out;
 }
 

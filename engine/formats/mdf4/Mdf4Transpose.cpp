@@ -1,6 +1,7 @@
 // Byte matrix transposition for DZ blocks: four rounds of byte interleaves transpose a 16 x 16 tile in registers.
 #include "formats/mdf4/Mdf4Transpose.h"
 
+#include <cstring>
 #include <xsimd/xsimd.hpp>
 
 namespace lv::formats::mdf4 {
@@ -68,6 +69,20 @@ void toColumnOrder(const std::uint8_t* in, std::size_t rows, std::size_t columns
 void toRowOrder(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out)
 {
     transposeMatrix(in, columns, rows, out); // column order is a columns x rows matrix
+}
+
+void blockToColumnOrder(const std::uint8_t* in, std::size_t bytes, std::size_t columns, std::uint8_t* out)
+{
+    const std::size_t rows = bytes / columns;
+    toColumnOrder(in, rows, columns, out);
+    std::memcpy(out + rows * columns, in + rows * columns, bytes - rows * columns);
+}
+
+void blockToRowOrder(const std::uint8_t* in, std::size_t bytes, std::size_t columns, std::uint8_t* out)
+{
+    const std::size_t rows = bytes / columns;
+    toRowOrder(in, rows, columns, out);
+    std::memcpy(out + rows * columns, in + rows * columns, bytes - rows * columns);
 }
 
 } // namespace lv::formats::mdf4

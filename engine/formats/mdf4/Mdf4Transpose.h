@@ -14,6 +14,11 @@ void toColumnOrder(const std::uint8_t* in, std::size_t rows, std::size_t columns
 // The reverse: byte c * rows + r of `in` goes to r * columns + c of `out`.
 void toRowOrder(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out);
 
+// A DZ block of `bytes` as its transposition takes it: the whole rows of `columns` bytes to column order (or back),
+// then the bytes of a last partial row copied as they are.
+void blockToColumnOrder(const std::uint8_t* in, std::size_t bytes, std::size_t columns, std::uint8_t* out);
+void blockToRowOrder(const std::uint8_t* in, std::size_t bytes, std::size_t columns, std::uint8_t* out);
+
 // The same byte by byte, for tests and the edges.
 void toColumnOrderScalar(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out);
 void toRowOrderScalar(const std::uint8_t* in, std::size_t rows, std::size_t columns, std::uint8_t* out);

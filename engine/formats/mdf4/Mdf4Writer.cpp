@@ -2,6 +2,7 @@
 // records as transposed-deflate DZ blocks (compressed on the runner a batch at a time), then DL/HL lists and events.
 #include "formats/mdf4/Mdf4Writer.h"
 
+#include "core/UninitializedAllocator.h"
 #include "formats/mdf4/Mdf4BlockWriter.h"
 #include "formats/mdf4/Mdf4Transpose.h"
 
@@ -212,11 +213,9 @@ core::Status Mdf4Writer::flushPending(bool all)
     const auto compress = [&](std::size_t i) {
         const std::uint64_t from = i * blockBytes, n = std::min<std::uint64_t>(blockBytes, m_pending.size() - from);
         lengths[i] = n;
-        thread_local std::vector<std::uint8_t> transposed; // reused by the thread: no fresh pages per block
+        thread_local core::UninitializedBytes transposed; // reused by the thread: no fresh pages per block
         transposed.resize(n);
-        const std::uint64_t rows = n / columns; // whole rows by columns, then the bytes of a last partial row
-        toColumnOrder(m_pending.data() + from, rows, columns, transposed.data());
-        std::memcpy(transposed.data() + rows * columns, m_pending.data() + from + rows * columns, n - rows * columns);
+        blockToColumnOrder(m_pending.data() + from, n, columns, transposed.data());
         libdeflate_compressor* c = libdeflate_alloc_compressor(kLevel);
         if (!c) {
             failed[i] = true;

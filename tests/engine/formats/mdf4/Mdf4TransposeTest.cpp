@@ -1,6 +1,7 @@
 // DZ's transposition in SIMD tiles against the byte-by-byte definition, for shapes with and without edges.
 #include "formats/mdf4/Mdf4Transpose.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <random>
 #include <vector>
@@ -48,4 +49,17 @@ TEST(Mdf4Transpose, SimdAndScalarAgreeOnADzBlock) // 4 MiB of 272-byte records, 
     toRowOrderScalar(scalar.data(), rows, columns, rowsScalar.data());
     EXPECT_EQ(rowsSimd, rowsScalar);
     EXPECT_EQ(rowsSimd, in);
+}
+
+TEST(Mdf4Transpose, ABlockTransposesItsWholeRowsAndKeepsAPartialLastRow) // as DZ's transposition defines it
+{
+    const std::size_t columns = 24, bytes = 40 * columns + 7;
+    const auto in = randomBytes(bytes, 11);
+    std::vector<std::uint8_t> columnOrder(bytes), back(bytes);
+    blockToColumnOrder(in.data(), bytes, columns, columnOrder.data());
+    for (std::size_t r = 0; r < 40; ++r)
+        for (std::size_t c = 0; c < columns; ++c) ASSERT_EQ(columnOrder[c * 40 + r], in[r * columns + c]);
+    EXPECT_TRUE(std::equal(in.end() - 7, in.end(), columnOrder.end() - 7)); // the partial row as it is
+    blockToRowOrder(columnOrder.data(), bytes, columns, back.data());
+    EXPECT_EQ(back, in);
 }

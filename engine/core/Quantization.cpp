@@ -64,6 +64,22 @@ double typicalChange(const std::vector<double>& v)
     return d[d.size() / 2] * 1.4826; // median absolute change as a standard deviation
 }
 
+double largestMagnitude(const std::vector<double>& values)
+{
+    double largest = 0;
+    for (double v : values)
+        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    return largest;
+}
+
+// The step of counts for values that are not whole multiples of one: a power of two that keeps 2^27 steps (4 bits
+// of headroom in int32) up to the largest magnitude seen, so float32 values near it are kept exactly.
+double floatStep(double largest)
+{
+    if (largest == 0) return 1.0;
+    return std::ldexp(1.0, std::ilogb(largest) + 1 + 4 - 31);
+}
+
 } // namespace
 
 QuantizationChoice chooseQuantization(std::span<const double> values, double requested)
@@ -98,6 +114,18 @@ Status quantize(std::span<const double> values, double factor, std::span<std::in
         ++error.values;
     }
     return {};
+}
+
+QuantizationChoice storedStepOf(const std::vector<double>& values)
+{
+    QuantizationChoice q = chooseQuantization(values, 0.0);
+    const double largest = largestMagnitude(values);
+    if (q.exact && largest / q.factor < 0x1p27) return q;
+    q.factor = floatStep(largest);
+    q.exact = true;
+    for (double v : values)
+        if (std::isfinite(v) && std::round(v / q.factor) * q.factor != v) q.exact = false;
+    return q;
 }
 
 } // namespace lv::core

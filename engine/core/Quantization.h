@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace lv::core {
 
@@ -33,5 +34,10 @@ struct QuantizationError {
 // int32 (or is infinite) is an InvalidArgument error naming its index.
 Status quantize(std::span<const double> values, double factor, std::span<std::int32_t> counts,
                 QuantizationError& error);
+
+// Values that are not counts (floats) as counts: the data's own resolution when every value seen is a whole multiple
+// of it (and the counts keep headroom), else a power of two that keeps 2^27 steps (4 bits of headroom in int32) up
+// to the largest magnitude seen, so float32 values near it are kept exactly.
+QuantizationChoice storedStepOf(const std::vector<double>& values);
 
 } // namespace lv::core

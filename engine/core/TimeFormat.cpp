@@ -21,10 +21,6 @@ std::string samplingRateProblem(double fs, const std::string& field)
            formatNumber(kMaxSamplingRate) + "] Hz";
 }
 
-namespace {
-
-constexpr std::int64_t kUsPerDay = 86400LL * 1000000LL;
-
 std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d)
 {
     y -= m <= 2;
@@ -34,6 +30,10 @@ std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d)
     const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
+
+namespace {
+
+constexpr std::int64_t kUsPerDay = 86400LL * 1000000LL;
 
 void civilFromDays(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d)
 {

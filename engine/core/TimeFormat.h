@@ -15,6 +15,9 @@ struct CivilTime {
     unsigned month = 1, day = 1; // 1-12, 1-31
     unsigned hour = 0, minute = 0, second = 0;
 };
+// Days since 1970-01-01 of a proleptic Gregorian date (month 1-12, day 1-31).
+std::int64_t daysFromCivil(std::int64_t year, unsigned month, unsigned day);
+
 // The civil time of whole second `seconds` since 1970 (floor of a fraction is the caller's).
 CivilTime civilTime(std::int64_t seconds);
 

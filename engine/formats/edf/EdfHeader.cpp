@@ -1,6 +1,9 @@
 // EDF/BDF header fields read as text, numbers trimmed and checked, sloppiness turned into warnings.
 #include "formats/edf/EdfHeader.h"
 
+#include "core/TextEncoding.h"
+#include "core/TimeFormat.h"
+
 #include "core/TimeFormat.h"
 
 #include <algorithm>
@@ -40,7 +43,7 @@ std::string text(std::string_view raw, const char* name, Notes& notes)
 {
     std::string_view s = raw.substr(0, std::min(raw.find('\0'), raw.size()));
     if (!isPrintableAscii(s)) notes.nonAscii.insert(name);
-    return toUtf8(trimmed(s));
+    return core::utf8OrLatin1(trimmed(s));
 }
 
 std::optional<double> number(std::string_view raw, const char* name, Notes& notes)
@@ -85,7 +88,8 @@ core::Result<core::Uutc> startTime(std::span<const std::uint8_t> b, const std::s
     if (v[1] < 1 || v[1] > 12 || v[0] < 1 || v[0] > 31 || v[3] > 23 || v[4] > 59 || v[5] > 60)
         return makeError(ErrorCode::Corrupt, "the start date or time is out of range", path, 168);
     const std::int64_t seconds =
-        daysFromCivil(year, v[1], v[0]) * 86400 + std::int64_t{v[3]} * 3600 + std::int64_t{v[4]} * 60 + v[5];
+        core::daysFromCivil(year, static_cast<unsigned>(v[1]), static_cast<unsigned>(v[0])) * 86400 +
+        std::int64_t{v[3]} * 3600 + std::int64_t{v[4]} * 60 + v[5];
     return seconds * 1'000'000;
 }
 
@@ -247,42 +251,6 @@ std::string trimmed(std::string_view text)
     if (first == std::string_view::npos) return {};
     const auto last = text.find_last_not_of(" \t\r\n");
     return std::string(text.substr(first, last - first + 1));
-}
-
-std::string toUtf8(std::string_view text, bool* wasValid)
-{
-    std::size_t i = 0;
-    bool valid = true;
-    while (i < text.size() && valid) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        valid = n > 0 && i + n <= text.size();
-        for (std::size_t k = 1; valid && k < n; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 2;
-        i += std::max<std::size_t>(n, 1);
-    }
-    if (wasValid) *wasValid = valid;
-    if (valid) return std::string(text);
-    std::string out;
-    for (char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x80) {
-            out += ch;
-        } else {
-            out += static_cast<char>(0xC0 | (c >> 6));
-            out += static_cast<char>(0x80 | (c & 0x3F));
-        }
-    }
-    return out;
-}
-
-std::int64_t daysFromCivil(int year, int month, int day)
-{
-    year -= month <= 2;
-    const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
-    const std::int64_t yoe = year - era * 400;
-    const std::int64_t doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
 }
 
 std::string EdfHeader::formatName() const

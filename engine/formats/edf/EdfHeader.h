@@ -65,9 +65,5 @@ core::Result<EdfHeader> parseHeader(std::span<const std::uint8_t> bytes, const s
 
 // Text helpers shared with the TAL parser and the writer.
 std::string trimmed(std::string_view text);
-// `text` as UTF-8: kept when it already is valid UTF-8, else read as Latin-1.
-std::string toUtf8(std::string_view text, bool* wasValid = nullptr);
-// Days since 1970-01-01 of a civil date.
-std::int64_t daysFromCivil(int year, int month, int day);
 
 } // namespace lv::formats::edf

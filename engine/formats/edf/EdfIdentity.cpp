@@ -1,6 +1,8 @@
 // EDF+ identification subfields: split, "X" and '_' undone, dates as ISO 8601; and the reverse for the writer.
 #include "formats/edf/EdfIdentity.h"
 
+#include "core/TextEncoding.h"
+
 #include "core/TimeFormat.h"
 #include "formats/edf/EdfHeader.h"
 
@@ -38,7 +40,7 @@ std::string value(const std::vector<std::string>& parts, std::size_t i)
     std::string v = parts[i];
     for (char& c : v)
         if (c == '_') c = ' ';
-    return toUtf8(v);
+    return core::utf8OrLatin1(v);
 }
 
 // "02-MAY-1951" to "1951-05-02"; empty when it is not such a date.
@@ -97,7 +99,7 @@ core::SubjectInfo readPatientField(std::string_view field, bool edfPlus)
     const std::vector<std::string> parts = subfields(field);
     const bool structured = parts.size() >= 4 && (parts[1] == "F" || parts[1] == "M" || parts[1] == "X") &&
                             (parts[2] == "X" || !isoDate(parts[2]).empty());
-    if (!edfPlus && !structured) return {toUtf8(trimmed(field)), {}, {}, {}};
+    if (!edfPlus && !structured) return {core::utf8OrLatin1(trimmed(field)), {}, {}, {}};
     core::SubjectInfo s{value(parts, 0), value(parts, 3), value(parts, 1), isoDate(value(parts, 2))};
     if (s.sex != "F" && s.sex != "M") s.sex.clear();
     return s;
@@ -106,7 +108,7 @@ core::SubjectInfo readPatientField(std::string_view field, bool edfPlus)
 core::SiteInfo readRecordingField(std::string_view field, bool edfPlus)
 {
     const std::vector<std::string> parts = subfields(field);
-    if (!edfPlus || parts.empty() || parts[0] != "Startdate") return {toUtf8(trimmed(field)), {}, {}, {}};
+    if (!edfPlus || parts.empty() || parts[0] != "Startdate") return {core::utf8OrLatin1(trimmed(field)), {}, {}, {}};
     return {value(parts, 2), value(parts, 3), value(parts, 4), {}};
 }
 

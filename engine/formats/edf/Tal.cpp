@@ -1,6 +1,8 @@
 // TAL grammar: [+-]onset [0x15 duration] 0x14 (text 0x14)* 0x00, padded with 0x00 to the signal's end.
 #include "formats/edf/Tal.h"
 
+#include "core/TextEncoding.h"
+
 #include "formats/edf/EdfHeader.h"
 
 #include <cstdio>
@@ -55,7 +57,7 @@ std::optional<Tal> parseOne(std::span<const std::uint8_t> b, std::size_t& at)
         const std::size_t from = at;
         while (at < b.size() && b[at] != kTextEnd && b[at] != 0) ++at;
         if (at >= b.size() || b[at] != kTextEnd) return std::nullopt;
-        tal.texts.push_back(toUtf8({reinterpret_cast<const char*>(b.data() + from), at - from}));
+        tal.texts.push_back(core::utf8OrLatin1({reinterpret_cast<const char*>(b.data() + from), at - from}));
         ++at;
     }
     if (at >= b.size()) return std::nullopt; // no closing NUL

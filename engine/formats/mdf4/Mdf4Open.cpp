@@ -465,7 +465,7 @@ private:
             ch.offset = linear ? c.conversion->values[0] : 0.0;
         } else {
             ref.mapping = Mdf4Recording::Mapping::Quantized;
-            const core::QuantizationChoice q = quantizationOf(firstValues);
+            const core::QuantizationChoice q = core::storedStepOf(firstValues);
             ch.conversionFactor = q.factor;
             if (!q.exact)
                 limit("channel " + ch.name + ": its values are read rounded to steps of " +

@@ -214,7 +214,10 @@ std::function<int()> addConvertCommand(CLI::App& app)
         "convert", "Convert a recording: OUT.csv (CSV on the common grid), OUT.mefd, OUT.edf (EDF+) or OUT.bdf (BDF+)");
     auto o = std::make_shared<ConvertOptions>();
     command->add_option("IN", o->common.path, "Input recording")->required();
-    command->add_option("OUT", o->output, "Output: .csv file, .mefd session, .edf, .bdf or .mf4 file (must not exist)")
+    command
+        ->add_option(
+            "OUT", o->output,
+            "Output: .csv file, .mefd session, .edf, .bdf or .mf4 file, or .vhdr BrainVision set (must not exist)")
         ->required();
     addConvertOptions(*command, *o);
     addJsonResultOption(*command, *o);

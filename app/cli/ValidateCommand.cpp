@@ -5,6 +5,7 @@
 
 #include "core/TextEscape.h"
 #include "formats/RecordingOpener.h"
+#include "formats/brainvision/BvRecording.h"
 #include "formats/edf/EdfRecording.h"
 #include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mef3/Validator.h"
@@ -88,6 +89,25 @@ core::Result<Report> validateMdf4(const std::string& path)
     return report;
 }
 
+// A BrainVision file set: its header and markers as the reader opens them, the data file's size against the header,
+// and every sample; each warning is a problem.
+core::Result<Report> validateBrainVision(const std::string& path)
+{
+    Report report;
+    report.format = "BrainVision";
+    auto bv = formats::brainvision::openBrainVision(path);
+    if (!bv) {
+        report.problems.push_back({"", -1, app::errorText(bv.error())});
+        return report;
+    }
+    LV_TRY(checkEverySample(**bv, path, report));
+    report.format = (*bv)->info().format;
+    report.summary = "not a MEF 3.0 session: " + path + " is a " + report.format +
+                     " file set; checked its header, markers and every sample of " +
+                     std::to_string((*bv)->info().channels.size()) + " channels: " + problemCount(report);
+    return report;
+}
+
 void printText(const Report& report, const std::string& path)
 {
     for (const Problem& p : report.problems) {
@@ -124,7 +144,9 @@ std::function<int()> addValidateCommand(CLI::App& app)
     auto path = std::make_shared<std::string>();
     auto password = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
-    command->add_option("PATH", *path, "Session (.mefd directory, .mefd.tar, .timd), EDF/BDF or MDF 4 file")
+    command
+        ->add_option("PATH", *path,
+                     "Session (.mefd directory, .mefd.tar, .timd), EDF/BDF or MDF 4 file, or BrainVision header")
         ->required();
     command->add_option("--password", *password, "Level-1 or level-2 password of an encrypted session");
     command->add_flag("--json", *json, "Print the problems as JSON");
@@ -135,6 +157,8 @@ std::function<int()> addValidateCommand(CLI::App& app)
             report = validateEdf(*path);
         } else if (formats::mdf4::looksLikeMdf4(*path)) {
             report = validateMdf4(*path);
+        } else if (formats::brainvision::looksLikeBrainVision(*path)) {
+            report = validateBrainVision(*path);
         } else {
             auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
             if (problems)

@@ -1,6 +1,7 @@
-// The writable targets: CSV, MEF 3.0, EDF+, BDF+ and MDF 4.
+// The writable targets: CSV, MEF 3.0, EDF+, BDF+, MDF 4 and BrainVision.
 #include "convert/Targets.h"
 
+#include "convert/BrainVisionExport.h"
 #include "convert/CsvSideFiles.h"
 #include "convert/Mdf4Export.h"
 #include "convert/MefExport.h"
@@ -17,6 +18,8 @@ constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{40} << 20;
 // MDF 4: a chunk of counts (4 MiB) and its records, up to 4 DZ blocks of 4 MiB compressed at once (records,
 // transposed copy, compressed copy), the 8 MiB output piece.
 constexpr std::uint64_t kMdf4WorkingBytes = std::uint64_t{64} << 20;
+// BrainVision: a chunk of counts (4 MiB) and its data points (at most as many bytes).
+constexpr std::uint64_t kBrainVisionWorkingBytes = std::uint64_t{16} << 20;
 
 core::Result<ExportOutcome> writeCsv(core::Recording& r, const Selection& s, const TargetOptions& o,
                                      const std::string& output, const core::ReadControl& control)
@@ -61,6 +64,7 @@ const std::vector<TargetFormat>& targetFormats()
         {"edf", "EDF+ (16-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, false), kEdfWorkingBytes},
         {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true), kEdfWorkingBytes},
         {"mf4", "ASAM MDF 4.10 file", exportMdf4, kMdf4WorkingBytes, true},
+        {"vhdr", "BrainVision (.vhdr, .vmrk, .eeg)", exportBrainVision, kBrainVisionWorkingBytes},
     };
     return formats;
 }

@@ -1,11 +1,12 @@
-// Format dispatch: EDF/EDF+/BDF files (by extension or content), MDF 4 files (by content), MEF 3.0 sessions
-// (.mefd, .mefd.tar, .timd).
+// Format dispatch: EDF/EDF+/BDF files (by extension or content), MDF 4 files (by content), BrainVision headers (by
+// extension or content), MEF 3.0 sessions (.mefd, .mefd.tar, .timd).
 #include "formats/RecordingOpener.h"
 
 #include "core/AsciiLower.h"
 #include "io/FileSystem.h"
 #include "io/Path.h"
 
+#include "formats/brainvision/BvRecording.h"
 #include "formats/edf/EdfRecording.h"
 #include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mef3/MefRecording.h"
@@ -79,6 +80,7 @@ const std::vector<ReadableFormat>& readableFormats()
         {"MEF 3.0 session", {"*.mefd"}, true},
         {"MEF 3.0 channel", {"*.timd"}, true},
         {"ASAM MDF 4", {"*.mf4", "*.mdf"}, false},
+        {"BrainVision", {"*.vhdr"}, false},
     };
     return formats;
 }
@@ -108,6 +110,11 @@ core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& 
         auto mdf = mdf4::openMdf4(request.path);
         if (!mdf) return mdf.error();
         return std::unique_ptr<core::Recording>(std::move(*mdf));
+    }
+    if (brainvision::looksLikeBrainVision(request.path)) {
+        auto bv = brainvision::openBrainVision(request.path);
+        if (!bv) return bv.error();
+        return std::unique_ptr<core::Recording>(std::move(*bv));
     }
     auto mef = mef3::openMef3(
         request.path, mef3::OpenOptions{request.password, request.snapshotDirectory, request.deferSnapshotCheck});

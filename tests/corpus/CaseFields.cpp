@@ -359,4 +359,57 @@ std::vector<std::size_t> boundaries(const std::vector<std::uint8_t>& f, const st
     return b;
 }
 
+namespace {
+
+// The value of the first line "key=value": [first, end) before the line's end.
+std::pair<std::size_t, std::size_t> valueOf(const std::vector<std::uint8_t>& f, const std::string& key)
+{
+    const std::string text(f.begin(), f.end());
+    for (std::size_t at = text.find(key + "="); at != std::string::npos; at = text.find(key + "=", at + 1)) {
+        if (at != 0 && text[at - 1] != '\n') continue;
+        const std::size_t first = at + key.size() + 1;
+        return {first, text.find_first_of("\r\n", first) == std::string::npos ? text.size()
+                                                                              : text.find_first_of("\r\n", first)};
+    }
+    return {0, 0};
+}
+
+void textEdits(std::vector<FieldEdit>& out, const std::vector<std::uint8_t>& f, const std::string& key,
+               const std::vector<std::string>& values, Seen seen = Seen::Always)
+{
+    const auto [first, end] = valueOf(f, key);
+    if (first == 0) return;
+    for (const std::string& v : values) {
+        if (v.size() > end - first) continue;
+        FieldEdit e;
+        e.what = "field " + key + "=" + v;
+        e.offset = first;
+        e.bytes.assign(v.begin(), v.end());
+        e.bytes.resize(end - first, ' ');
+        e.seen = seen;
+        out.push_back(std::move(e));
+    }
+}
+
+} // namespace
+
+std::vector<FieldEdit> brainVisionFieldEdits(const std::vector<std::uint8_t>& f, const std::string& type)
+{
+    std::vector<FieldEdit> out;
+    if (type == "vmrk") {
+        textEdits(out, f, "Mk1", {"x,,0,1,0", "New Segment,,1,1,0,99999999999999999999"});
+        textEdits(out, f, "Mk2", {"a,b,-5,1,0", "a,b,1,-1,99999"});
+        return out;
+    }
+    textEdits(out, f, "NumberOfChannels", {"0", "9", "-1"});
+    textEdits(out, f, "SamplingInterval", {"0", "-1", "nan", "1e300", "1e-300"});
+    textEdits(out, f, "BinaryFormat", {"XYZ", "INT_16", "INT_32"});
+    textEdits(out, f, "DataOrientation", {"DIAGONAL"});
+    textEdits(out, f, "DataOrientation", {"VECTORIZED"}, Seen::Never); // the same bytes read another way
+    textEdits(out, f, "DataFile", {"", "x.eeg", "/"});
+    textEdits(out, f, "DataPoints", {"-1", "0", "99999999"});
+    textEdits(out, f, "Ch1", {"x,,0,uV", "x,,nan,uV", "x,,1e400,uV", ""});
+    return out;
+}
+
 } // namespace lv::corpus

@@ -36,6 +36,9 @@ std::vector<FieldEdit> mdf4FieldEdits(const std::vector<std::uint8_t>& file);
 // The first block with this id ("##CG") at an 8-byte boundary after the identification, or 0.
 std::size_t mdf4Block(const std::vector<std::uint8_t>& file, const char* id);
 std::vector<FieldEdit> tarFieldEdits(const std::vector<std::uint8_t>& file);
+// BrainVision header (`type` "vhdr") or marker file ("vmrk"): absurd values written over the value of a key=value
+// line (padded with blanks, so only values no longer than the one there are tried).
+std::vector<FieldEdit> brainVisionFieldEdits(const std::vector<std::uint8_t>& file, const std::string& type);
 
 // Structure boundaries where a truncation is interesting (end of header, of a first entry, block or record).
 std::vector<std::size_t> boundaries(const std::vector<std::uint8_t>& file, const std::string& type);

@@ -137,6 +137,10 @@ void fields(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const st
         edits = tarFieldEdits(f);
     else if (type == "mdf4")
         edits = mdf4FieldEdits(f);
+    else if (type == "vhdr" || type == "vmrk")
+        edits = brainVisionFieldEdits(f, type);
+    else if (type == "eeg")
+        return;
     else
         edits = mefFieldEdits(f, type);
     for (FieldEdit& e : edits) {
@@ -152,6 +156,10 @@ void fields(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const st
 
 std::vector<fs::path> filesOf(const Source& source)
 {
+    if (source.kind == SourceKind::BrainVision) {
+        const std::string stem = source.root.filename().string();
+        return {stem + ".eeg", stem + ".vhdr", stem + ".vmrk"};
+    }
     if (source.kind != SourceKind::Mef) return {fs::path()};
     std::vector<fs::path> files;
     for (const auto& e : fs::recursive_directory_iterator(source.root))
@@ -242,6 +250,14 @@ std::vector<Case> casesForBytes(const std::vector<std::uint8_t>& bytes, const st
         for (Case& c : cases)
             c.undetectable = c.undetectable || (c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0);
     if (type == "mdf4") return cases;
+    if (type == "vhdr" || type == "vmrk" || type == "eeg") {
+        // No checksum: changed text or samples read as what they say. A cut is told by the header's DataPoints= (the
+        // data) and by a last line without its end (the markers); a header cut where a line ends can only lose text.
+        for (Case& c : cases)
+            c.undetectable =
+                c.undetectable || (c.what.rfind("field ", 0) != 0 && (c.truncateTo == SIZE_MAX || type == "vhdr"));
+        return cases;
+    }
     if (type == "tar") {
         // Header field edits again with the member header checksum recomputed.
         const std::size_t n = cases.size();
@@ -272,10 +288,11 @@ std::vector<Case> casesFor(const Source& source)
     std::vector<Case> all;
     for (const fs::path& rel : filesOf(source)) {
         const fs::path file = rel.empty() ? source.root : source.root / rel;
-        const std::string type = source.kind == SourceKind::Edf    ? "edf"
-                                 : source.kind == SourceKind::Tar  ? "tar"
-                                 : source.kind == SourceKind::Mdf4 ? "mdf4"
-                                                                   : mefType(rel);
+        const std::string type = source.kind == SourceKind::Edf           ? "edf"
+                                 : source.kind == SourceKind::Tar         ? "tar"
+                                 : source.kind == SourceKind::Mdf4        ? "mdf4"
+                                 : source.kind == SourceKind::BrainVision ? rel.extension().string().substr(1)
+                                                                          : mefType(rel);
         for (Case& c : casesForBytes(readFile(file), type)) {
             c.source = &source;
             c.file = rel;

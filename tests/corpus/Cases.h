@@ -10,9 +10,10 @@
 
 namespace lv::corpus {
 
-enum class SourceKind { Mef, Tar, Edf, Mdf4 };
+enum class SourceKind { Mef, Tar, Edf, Mdf4, BrainVision };
 
-// One clean input: `root` (a folder or file in the run's clean area) is what the commands are given.
+// One clean input: `root` (a folder or file in the run's clean area) is what the commands are given (BrainVision:
+// root is the folder of one file set "<root name>.vhdr/.vmrk/.eeg", and the commands are given the header).
 struct Source {
     std::string name;
     SourceKind kind = SourceKind::Mef;

@@ -63,6 +63,7 @@ std::string statsValues(const std::string& out)
 std::string outputExtension(const Source& source)
 {
     if (source.kind == SourceKind::Mdf4) return ".mf4";
+    if (source.kind == SourceKind::BrainVision) return ".vhdr";
     if (source.kind != SourceKind::Edf) return ".mefd";
     return source.root.extension() == ".bdf" ? ".bdf" : ".edf";
 }
@@ -83,7 +84,9 @@ std::map<std::string, CommandResult> runCommands(const Settings& s, const Source
     const fs::path out = dir / "out";
     std::map<std::string, CommandResult> results;
     const std::string cli = s.cli.string();
-    const std::string in = input.filename().string();
+    const std::string in = source.kind == SourceKind::BrainVision
+                               ? (input.filename() / (source.root.filename().string() + ".vhdr")).string()
+                               : input.filename().string();
     std::vector<std::string> csv = {cli, "convert", in, "out/x.csv"};
     if (clean) csv.insert(csv.end(), clean->csvArguments.begin(), clean->csvArguments.end());
     std::map<std::string, std::vector<std::string>> argv = {

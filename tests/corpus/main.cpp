@@ -137,6 +137,10 @@ std::vector<Source> makeSources(const Settings& s, const fs::path& testdata)
     copy("two_rates_dz.mf4", SourceKind::Mdf4, testdata / "mdf4/asammdf_two_rates_dz.mf4");
     copy("dSPACE.mf4", SourceKind::Mdf4, testdata / "mdf4/dSPACE_CaptureBlocks.mf4");
     copy("unsorted.mf4", SourceKind::Mdf4, testdata / "mdf4/Vector_SingleDZ_Unsorted.MF4");
+    // BrainVision as Longview writes it (floats with NaN runs, gaps as dated segments, markers), of the synth session.
+    fs::create_directories(clean / "bv");
+    if (fs::exists(clean / "synth.mefd") && runCli(s, {"convert", "clean/synth.mefd", "clean/bv/bv.vhdr"}) == 0)
+        sources.push_back({"synth.vhdr", SourceKind::BrainVision, clean / "bv"});
     return sources;
 }
 

@@ -1,0 +1,84 @@
+// Reference file sets, MNE's reading of them and ours.
+#include "BvTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <unistd.h>
+
+namespace lv::formats::brainvision::test {
+
+namespace fs = std::filesystem;
+
+const fs::path& referenceFolder()
+{
+    static const std::unique_ptr<lv::test::TempDir> dir = [] {
+        auto d = std::make_unique<lv::test::TempDir>();
+        std::string output;
+        const int status = lv::test::run(
+            "/usr/bin/python3 " LONGVIEW_BV_TEST_DIR "/make_reference.py '" + d->path().string() + "' 2>&1", &output);
+        EXPECT_EQ(status, 0) << output;
+        return d;
+    }();
+    return dir->path();
+}
+
+std::string referenceHeader(const std::string& name) { return (referenceFolder() / name / (name + ".vhdr")).string(); }
+
+nlohmann::json referenceTruth(const std::string& name)
+{
+    std::ifstream in(referenceFolder() / name / "truth.json");
+    return nlohmann::json::parse(in);
+}
+
+MneReading readWithMne(const std::string& header)
+{
+    static int counter = 0;
+    const fs::path out =
+        fs::temp_directory_path() / ("lv-bvmne-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    std::string output;
+    const int status = lv::test::run("/usr/bin/python3 " LONGVIEW_BV_TEST_DIR "/mne_bv_dump.py '" + header + "' '" +
+                                         out.string() + "' 2>&1",
+                                     &output);
+    MneReading reading;
+    EXPECT_EQ(status, 0) << output;
+    if (status != 0) return reading;
+    std::ifstream meta(out / "meta.json");
+    reading.meta = nlohmann::json::parse(meta);
+    for (std::size_t i = 0; i < reading.meta.at("channels").size(); ++i) {
+        const auto bytes = lv::test::readBytes(out / (std::to_string(i) + ".f64"));
+        std::vector<double> v(bytes.size() / sizeof(double));
+        std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
+        reading.values.push_back(std::move(v));
+    }
+    fs::remove_all(out);
+    return reading;
+}
+
+std::vector<std::vector<double>> dataPointValues(core::Recording& recording)
+{
+    const core::RecordingInfo& info = recording.info();
+    std::vector<std::vector<double>> out;
+    for (std::size_t c = 0; c < info.channels.size(); ++c) {
+        const core::ChannelInfo& ch = info.channels[c];
+        core::ChannelSamples s;
+        s.channel = c;
+        s.raw.assign(static_cast<std::size_t>(ch.gridLength), 0x5a5a5a5a); // readRaw writes every sample
+        const core::RawSlice slice{c, 0, s.raw};
+        const core::Status st = recording.readRaw(std::span(&slice, 1), {});
+        EXPECT_TRUE(st.ok()) << st.error().describe();
+        const std::vector<double> all = core::toPhysical(s, ch.conversionFactor, ch.offset);
+        std::vector<double> points;
+        for (const core::TimeRange& segment : ch.segments) {
+            const core::SampleSpan span = core::sampleSpan(ch, segment);
+            for (std::int64_t i = span.first; i < span.first + span.count; ++i)
+                points.push_back(all[static_cast<std::size_t>(i)]);
+        }
+        out.push_back(std::move(points));
+    }
+    return out;
+}
+
+} // namespace lv::formats::brainvision::test

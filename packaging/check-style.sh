@@ -6,6 +6,7 @@
 #   LONGVIEW_TIDY_ALL=1      tidy every engine .cpp file instead
 #   LONGVIEW_TIDY_BUILD=DIR  build folder holding compile_commands.json (default build/dev)
 #   LONGVIEW_STYLE_SKIP=format|tidy   skip one of the two checks
+#   LONGVIEW_TIDY_CACHE=off  tidy every file even when it was found clean before with the same inputs
 # Exit status 1 when a file is not formatted or clang-tidy reports a warning.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,10 +16,9 @@ jobs=${LONGVIEW_TIDY_JOBS:-$(nproc)}
 if [[ ${LONGVIEW_STYLE_SKIP:-} != format ]]; then
     mapfile -t sources < <(git ls-files -- 'engine/*.cpp' 'engine/*.h' 'widgets/*.cpp' 'widgets/*.h' 'app/*.cpp' \
         'app/*.h' 'tests/*.cpp' 'tests/*.h' 'bench/*.cpp' 'bench/*.h')
-    unformatted=()
-    for f in "${sources[@]}"; do
-        clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || unformatted+=("$f")
-    done
+    # Files in batches, $jobs processes at a time; clang-format names each unformatted one in its diagnostics.
+    mapfile -t unformatted < <(printf '%s\n' "${sources[@]}" | xargs -P "$jobs" -n 64 clang-format --dry-run -Werror \
+        2>&1 >/dev/null | sed -nE 's/^([^:]+):[0-9]+:[0-9]+: error: .*/\1/p' | sort -u)
     echo "check-style: clang-format: ${#unformatted[@]} of ${#sources[@]} files not formatted"
     if ((${#unformatted[@]})); then
         printf '  %s\n' "${unformatted[@]}"
@@ -44,8 +44,13 @@ if [[ ${LONGVIEW_STYLE_SKIP:-} != tidy ]]; then
     else
         start=$(date +%s)
         log=$(mktemp)
-        # One process per file, $jobs at a time; the header filter of .clang-tidy adds engine headers.
-        printf '%s\n' "${files[@]}" | xargs -P "$jobs" -n 1 clang-tidy -p "$build" --quiet >"$log" 2>/dev/null
+        # One process per file, $jobs at a time; the header filter of .clang-tidy adds engine headers. Files found
+        # clean before with the same inputs are skipped (packaging/tidy-cached.py; LONGVIEW_TIDY_CACHE=off: none).
+        if [[ ${LONGVIEW_TIDY_CACHE:-} == off ]]; then
+            printf '%s\n' "${files[@]}" | xargs -P "$jobs" -n 1 clang-tidy -p "$build" --quiet >"$log" 2>/dev/null
+        else
+            packaging/tidy-cached.py "$build" "$jobs" "${files[@]}" >"$log"
+        fi
         warnings=$(grep -cE '(warning|error): ' "$log")
         echo "check-style: clang-tidy: ${#files[@]} files in $(($(date +%s) - start)) s, $warnings warnings"
         if ((warnings)); then

@@ -2,6 +2,7 @@
 // one dialog at a time from the main window. LONGVIEW_SHOT_DIR keeps a picture of each page.
 #include "AboutDialog.h"
 #include "MainWindow.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "core/Version.h"
@@ -81,5 +82,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(AboutDialogTest)
+LONGVIEW_WIDGET_TEST(AboutDialogTest)
 #include "AboutDialogTest.moc"

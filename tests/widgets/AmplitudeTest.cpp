@@ -5,6 +5,7 @@
 #include "PlotFixtures.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QComboBox>
@@ -230,5 +231,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(AmplitudeTest)
+LONGVIEW_WIDGET_TEST(AmplitudeTest)
 #include "AmplitudeTest.moc"

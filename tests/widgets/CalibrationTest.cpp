@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "ScreenCalibration.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QApplication>
@@ -141,5 +142,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CalibrationTest)
+LONGVIEW_WIDGET_TEST(CalibrationTest)
 #include "CalibrationTest.moc"

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QAction>
@@ -189,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ChannelRowsTest)
+LONGVIEW_WIDGET_TEST(ChannelRowsTest)
 #include "ChannelRowsTest.moc"

@@ -4,6 +4,7 @@
 #include "SessionBrowser.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QSettings>
@@ -99,5 +100,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ChannelTypesTest)
+LONGVIEW_WIDGET_TEST(ChannelTypesTest)
 #include "ChannelTypesTest.moc"

@@ -6,6 +6,7 @@
 #include "SessionBrowser.h"
 #include "TracePlot.h"
 #include "TypeSensitivityDialog.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QFile>
@@ -262,5 +263,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ChannelViewTest)
+LONGVIEW_WIDGET_TEST(ChannelViewTest)
 #include "ChannelViewTest.moc"

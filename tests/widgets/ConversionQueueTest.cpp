@@ -4,6 +4,7 @@
 #include "ConversionQueue.h"
 #include "MainWindow.h"
 #include "ProgressDelegate.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QAction>
@@ -343,5 +344,5 @@ private:
     QString m_big;
 };
 
-QTEST_MAIN(ConversionQueueTest)
+LONGVIEW_WIDGET_TEST(ConversionQueueTest)
 #include "ConversionQueueTest.moc"

@@ -7,6 +7,7 @@
 #include "TimeEntry.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "core/TimeFormat.h"
@@ -364,5 +365,5 @@ private:
     QStringList m_names;
 };
 
-QTEST_MAIN(ConvertDialogTest)
+LONGVIEW_WIDGET_TEST(ConvertDialogTest)
 #include "ConvertDialogTest.moc"

@@ -1,6 +1,7 @@
 // The overview's coverage picture: rows per channel, runs in their state's colour at exact pixel edges.
 #include "CoverageMap.h"
 #include "Theme.h"
+#include "WidgetTestMain.h"
 
 #include <QTest>
 
@@ -50,5 +51,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CoverageMapTest)
+LONGVIEW_WIDGET_TEST(CoverageMapTest)
 #include "CoverageMapTest.moc"

@@ -1,6 +1,7 @@
 // A block that fails its CRC is built into frames as a damaged run (a red band, with a status message), never as
 // data and never as a NaN run.
 #include "TraceBuilder.h"
+#include "WidgetTestMain.h"
 
 #include "view/ViewSession.h"
 
@@ -67,5 +68,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(DamageDisplayTest)
+LONGVIEW_GUILESS_TEST(DamageDisplayTest)
 #include "DamageDisplayTest.moc"

@@ -2,6 +2,7 @@
 // causal as the filter's own; the notch and the pass band where they belong; a spec that is no filter at the rate
 // is said in words and cannot be accepted.
 #include "FilterDialog.h"
+#include "WidgetTestMain.h"
 
 #include "filter/FilterSpec.h"
 
@@ -92,5 +93,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FilterDialogTest)
+LONGVIEW_WIDGET_TEST(FilterDialogTest)
 #include "FilterDialogTest.moc"

@@ -3,6 +3,7 @@
 // empty (it never decodes), a page asked again comes from the cache, and a gap is never filtered across.
 #include "FilteredTrace.h"
 #include "TraceBuilder.h"
+#include "WidgetTestMain.h"
 
 #include "filter/Filtering.h"
 #include "view/ViewSession.h"
@@ -149,5 +150,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(FilteredTraceTest)
+LONGVIEW_GUILESS_TEST(FilteredTraceTest)
 #include "FilteredTraceTest.moc"

@@ -4,6 +4,7 @@
 #include "SessionBrowser.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QTest>
@@ -68,5 +69,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(IrregularChoiceTest)
+LONGVIEW_WIDGET_TEST(IrregularChoiceTest)
 #include "IrregularChoiceTest.moc"

@@ -3,6 +3,7 @@
 // rendered picture.
 #include "IrregularTrace.h"
 #include "TraceRenderer.h"
+#include "WidgetTestMain.h"
 
 #include "cache/Pyramid.h"
 #include "support/IrregularRecording.h"
@@ -215,11 +216,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
-{
-    QGuiApplication app(argc, argv);
-    IrregularTraceTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+LONGVIEW_GUI_TEST(IrregularTraceTest)
 
 #include "IrregularTraceTest.moc"

@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "formats/RecordingOpener.h"
@@ -98,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LaneEnvelopesTest)
+LONGVIEW_WIDGET_TEST(LaneEnvelopesTest)
 #include "LaneEnvelopesTest.moc"

@@ -7,6 +7,7 @@
 #include "MergeDialog.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QAction>
@@ -384,5 +385,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MainWindowTest)
+LONGVIEW_WIDGET_TEST(MainWindowTest)
 #include "MainWindowTest.moc"

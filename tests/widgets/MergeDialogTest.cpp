@@ -5,6 +5,7 @@
 #include "MergeDialog.h"
 #include "MainWindow.h"
 #include "MergePreview.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "common/ErrorText.h"
@@ -389,5 +390,5 @@ private:
     QString m_source, m_a, m_b, m_overlapping, m_after;
 };
 
-QTEST_MAIN(MergeDialogTest)
+LONGVIEW_WIDGET_TEST(MergeDialogTest)
 #include "MergeDialogTest.moc"

@@ -2,6 +2,7 @@
 // of their times, in the layout and in the painted picture (grey gap, red overlap, blue data), and the result row
 // follows the merged channels.
 #include "MergePreview.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QImage>
@@ -136,5 +137,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MergePreviewTest)
+LONGVIEW_WIDGET_TEST(MergePreviewTest)
 #include "MergePreviewTest.moc"

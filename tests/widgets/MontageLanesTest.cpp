@@ -4,6 +4,7 @@
 #include "MontageLanes.h"
 #include "FilteredTrace.h"
 #include "TraceBuilder.h"
+#include "WidgetTestMain.h"
 
 #include "convert/MefExport.h"
 #include "filter/Filtering.h"
@@ -140,5 +141,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(MontageLanesTest)
+LONGVIEW_GUILESS_TEST(MontageLanesTest)
 #include "MontageLanesTest.moc"

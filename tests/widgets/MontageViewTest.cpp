@@ -7,6 +7,7 @@
 #include "MontageEditor.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "montage/MontageFile.h"
@@ -191,5 +192,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MontageViewTest)
+LONGVIEW_WIDGET_TEST(MontageViewTest)
 #include "MontageViewTest.moc"

@@ -1,5 +1,6 @@
 // Where next/previous go (annotations, gaps) and the page past a pause: exact times at the edges.
 #include "Navigation.h"
+#include "WidgetTestMain.h"
 
 #include <QTest>
 
@@ -46,5 +47,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NavigationTest)
+LONGVIEW_WIDGET_TEST(NavigationTest)
 #include "NavigationTest.moc"

@@ -6,6 +6,7 @@
 #include "MergeDialog.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "common/PasswordPrompt.h"
@@ -297,5 +298,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(OpeningTest)
+LONGVIEW_WIDGET_TEST(OpeningTest)
 #include "OpeningTest.moc"

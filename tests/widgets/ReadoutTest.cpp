@@ -1,6 +1,7 @@
 // The status readout under the mouse: the channel's value at the time under it, dt with 1/dt and dv between two
 // cursors, refreshed when the frame or the view changes and cleared when the mouse leaves or the recording changes.
 #include "PlotFixtures.h"
+#include "WidgetTestMain.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -108,5 +109,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ReadoutTest)
+LONGVIEW_WIDGET_TEST(ReadoutTest)
 #include "ReadoutTest.moc"

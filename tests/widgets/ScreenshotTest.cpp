@@ -1,5 +1,6 @@
 // `longview PATH --screenshot FILE.png` exits 0 with a PNG of the requested size that is not blank: the plot area
 // holds trace-coloured pixels and the gap band's grey; a recording without signals is saved too.
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QDir>
@@ -89,5 +90,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ScreenshotTest)
+LONGVIEW_GUILESS_TEST(ScreenshotTest)
 #include "ScreenshotTest.moc"

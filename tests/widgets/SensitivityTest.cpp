@@ -1,5 +1,6 @@
 // Sensitivity texts as readers type them, read back as written, and converted between voltage units and lengths.
 #include "Sensitivity.h"
+#include "WidgetTestMain.h"
 
 #include <QTest>
 
@@ -70,5 +71,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SensitivityTest)
+LONGVIEW_WIDGET_TEST(SensitivityTest)
 #include "SensitivityTest.moc"

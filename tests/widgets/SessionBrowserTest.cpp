@@ -1,5 +1,6 @@
 // SessionBrowser's properties table: the recording's subject and site fields from an EDF+ file's header.
 #include "SessionBrowser.h"
+#include "WidgetTestMain.h"
 
 #include "formats/RecordingOpener.h"
 
@@ -31,5 +32,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SessionBrowserTest)
+LONGVIEW_WIDGET_TEST(SessionBrowserTest)
 #include "SessionBrowserTest.moc"

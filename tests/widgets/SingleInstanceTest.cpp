@@ -2,6 +2,7 @@
 // listening on the name; a second instance finds the first; a socket file left by a crash does not stop listening;
 // the desktop's file-open events come as one list.
 #include "SingleInstance.h"
+#include "WidgetTestMain.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -151,5 +152,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SingleInstanceTest)
+LONGVIEW_WIDGET_TEST(SingleInstanceTest)
 #include "SingleInstanceTest.moc"

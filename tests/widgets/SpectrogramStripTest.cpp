@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "Theme.h"
 #include "TraceLoader.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "convert/MefExport.h"
@@ -155,5 +156,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SpectrogramStripTest)
+LONGVIEW_WIDGET_TEST(SpectrogramStripTest)
 #include "SpectrogramStripTest.moc"

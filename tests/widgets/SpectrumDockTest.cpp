@@ -5,6 +5,7 @@
 #include "SpectrumDock.h"
 #include "MainWindow.h"
 #include "TraceLoader.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "view/ViewSession.h"
@@ -134,5 +135,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SpectrumDockTest)
+LONGVIEW_WIDGET_TEST(SpectrumDockTest)
 #include "SpectrumDockTest.moc"

@@ -6,6 +6,7 @@
 #include "SessionBrowser.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QSettings>
@@ -111,5 +112,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(StatusChannelTest)
+LONGVIEW_WIDGET_TEST(StatusChannelTest)
 #include "StatusChannelTest.moc"

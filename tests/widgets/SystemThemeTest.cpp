@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "OverviewStrip.h"
 #include "Theme.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QAction>
@@ -111,5 +112,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SystemThemeTest)
+LONGVIEW_WIDGET_TEST(SystemThemeTest)
 #include "SystemThemeTest.moc"

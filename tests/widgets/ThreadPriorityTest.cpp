@@ -1,6 +1,7 @@
 // lowerThisThreadPriority: a background thread runs 10 nice levels below the process, and so does a thread started
 // from such a thread (it inherits the lowered value; lowering it again must not push it further down).
 #include "ThreadPriority.h"
+#include "WidgetTestMain.h"
 
 #include <QCoreApplication>
 #include <QTest>
@@ -61,5 +62,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ThreadPriorityTest)
+LONGVIEW_GUILESS_TEST(ThreadPriorityTest)
 #include "ThreadPriorityTest.moc"

@@ -2,6 +2,7 @@
 // side by side equal to one pass, and the picture within a pen's width of QPainter's polylines on random traces.
 #include "TraceRaster.h"
 #include "TraceRenderer.h"
+#include "WidgetTestMain.h"
 
 #include <QGuiApplication>
 #include <QTest>
@@ -210,11 +211,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
-{
-    QGuiApplication app(argc, argv);
-    TraceRasterTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+LONGVIEW_GUI_TEST(TraceRasterTest)
 
 #include "TraceRasterTest.moc"

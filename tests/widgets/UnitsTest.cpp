@@ -1,19 +1,13 @@
 // ViewState (paging, steps, zoom, clamping) and GapBands (recording-wide vs per-channel) without a window.
 #include "GapBands.h"
 #include "ViewState.h"
+#include "WidgetTestMain.h"
+#include "WidgetTestSupport.h"
 
 #include <QTest>
 
 using lv::core::TimeRange;
 using namespace lv::widgets;
-
-namespace QTest {
-template <>
-char* toString(const TimeRange& r)
-{
-    return qstrdup(QByteArray("[") + QByteArray::number(r.start) + ", " + QByteArray::number(r.end) + ")");
-}
-} // namespace QTest
 
 class UnitsTest : public QObject {
     Q_OBJECT
@@ -67,5 +61,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(UnitsTest)
+LONGVIEW_GUILESS_TEST(UnitsTest)
 #include "UnitsTest.moc"

@@ -8,6 +8,7 @@
 #include "MainWindow.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "annotations/AnnotationSidecar.h"
@@ -332,5 +333,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(UserAnnotationsTest)
+LONGVIEW_WIDGET_TEST(UserAnnotationsTest)
 #include "UserAnnotationsTest.moc"

@@ -7,6 +7,7 @@
 #include "Theme.h"
 #include "TraceLoader.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include "formats/RecordingOpener.h"
@@ -20,14 +21,6 @@
 
 using lv::core::TimeRange;
 using lv::widgets::MainWindow;
-
-namespace QTest {
-template <>
-char* toString(const TimeRange& r)
-{
-    return qstrdup(QByteArray("[") + QByteArray::number(r.start) + ", " + QByteArray::number(r.end) + ")");
-}
-} // namespace QTest
 
 namespace {
 
@@ -351,5 +344,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ViewerTest)
+LONGVIEW_WIDGET_TEST(ViewerTest)
 #include "ViewerTest.moc"

@@ -3,6 +3,7 @@
 // 64-channel 12-hour session: no stall may exceed 50 ms, and the last view must still be drawn exactly.
 #include "MainWindow.h"
 #include "TracePlot.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QElapsedTimer>
@@ -235,5 +236,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(WatchdogTest)
+LONGVIEW_WIDGET_TEST(WatchdogTest)
 #include "WatchdogTest.moc"

@@ -24,6 +24,14 @@ void startWithoutSettings() { QSettings().clear(); }
 
 Q_COREAPP_STARTUP_FUNCTION(startWithoutSettings)
 
+namespace QTest {
+template <>
+char* toString(const lv::core::TimeRange& r)
+{
+    return qstrdup(QByteArray("[") + QByteArray::number(r.start) + ", " + QByteArray::number(r.end) + ")");
+}
+} // namespace QTest
+
 namespace lv::test {
 
 QString testdata(const QString& relative) { return QString(LONGVIEW_TESTDATA) + "/" + relative; }

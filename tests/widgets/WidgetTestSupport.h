@@ -11,6 +11,14 @@
 
 class QWidget;
 
+#include <QtTest>
+
+// "[start, end)" in QCOMPARE's messages (defined in WidgetTestSupport.cpp).
+namespace QTest {
+template <>
+char* toString(const lv::core::TimeRange& r);
+} // namespace QTest
+
 namespace lv::widgets {
 class MainWindow;
 struct ChannelTrace;

@@ -3,6 +3,7 @@
 // (the screenshot mode) does not take it.
 #include "WindowPlacement.h"
 #include "MainWindow.h"
+#include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
 #include <QGuiApplication>
@@ -113,5 +114,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(WindowPlacementTest)
+LONGVIEW_WIDGET_TEST(WindowPlacementTest)
 #include "WindowPlacementTest.moc"

@@ -124,7 +124,7 @@ void checkTal(std::int64_t onset, const std::vector<std::string>& texts)
         std::string clean = texts[k];
         for (char& c : clean)
             if (c == '\x14' || c == '\x15' || c == '\0') c = ' ';
-        check(parsed[0].texts[k] == core::utf8OrLatin1(clean), "each TAL text reads back");
+        check(parsed[0].texts[k] == lv::core::utf8OrLatin1(clean), "each TAL text reads back");
     }
 }
 

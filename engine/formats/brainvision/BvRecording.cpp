@@ -4,6 +4,7 @@
 #include "formats/brainvision/BvRecording.h"
 
 #include "core/LittleEndian.h"
+#include "core/ReadJobs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -144,25 +145,10 @@ core::Status BvRecording::readRaw(std::span<const core::RawSlice> slices, const 
         else
             jobs.emplace_back(i, i + 1);
     }
-    std::vector<core::Status> results(jobs.size());
-    std::atomic<std::uint64_t> done{0};
-    auto work = [&](std::size_t j) {
-        if (control.cancel && control.cancel->cancelled()) {
-            results[j] = core::makeError(core::ErrorCode::Cancelled, "read cancelled");
-            return;
-        }
+    return core::runReadJobs(jobs.size(), control, [&](std::size_t j) {
         thread_local std::vector<std::uint8_t> buffer;
-        results[j] =
-            readPieces(std::span(pieces).subspan(jobs[j].first, jobs[j].second - jobs[j].first), slices, buffer);
-        if (control.progress) control.progress(++done, jobs.size());
-    };
-    if (control.runner && jobs.size() > 1)
-        control.runner->parallelFor(jobs.size(), work);
-    else
-        for (std::size_t j = 0; j < jobs.size(); ++j) work(j);
-    for (const core::Status& r : results)
-        if (!r.ok()) return r;
-    return {};
+        return readPieces(std::span(pieces).subspan(jobs[j].first, jobs[j].second - jobs[j].first), slices, buffer);
+    });
 }
 
 std::span<const core::BlockSpan> BvRecording::blocks(std::size_t channel) const

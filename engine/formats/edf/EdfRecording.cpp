@@ -3,10 +3,10 @@
 // samples widened to int32 counts straight into the caller's slice.
 #include "formats/edf/EdfRecording.h"
 
+#include "core/ReadJobs.h"
 #include "core/SampleKernels.h"
 
 #include <algorithm>
-#include <atomic>
 #include <utility>
 
 namespace lv::formats::edf {
@@ -154,24 +154,10 @@ core::Status EdfRecording::readRaw(std::span<const core::RawSlice> slices, const
         ranges.push_back(range);
     }
     const std::vector<Job> jobs = planJobs(ranges);
-    std::vector<core::Status> results(jobs.size());
-    std::atomic<std::uint64_t> done{0};
-    auto work = [&](std::size_t j) {
-        if (control.cancel && control.cancel->cancelled()) {
-            results[j] = core::makeError(core::ErrorCode::Cancelled, "read cancelled");
-            return;
-        }
+    return core::runReadJobs(jobs.size(), control, [&](std::size_t j) {
         thread_local std::vector<std::uint8_t> buffer;
-        results[j] = runJob(jobs[j], slices, ranges, buffer);
-        if (control.progress) control.progress(++done, jobs.size());
-    };
-    if (control.runner && jobs.size() > 1)
-        control.runner->parallelFor(jobs.size(), work);
-    else
-        for (std::size_t j = 0; j < jobs.size(); ++j) work(j);
-    for (const core::Status& r : results)
-        if (!r.ok()) return r;
-    return {};
+        return runJob(jobs[j], slices, ranges, buffer);
+    });
 }
 
 core::Status EdfRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,

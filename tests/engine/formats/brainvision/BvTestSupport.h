@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Recording.h"
+#include "support/PythonDump.h"
 #include "support/TestSupport.h"
 
 #include <nlohmann/json.hpp>
@@ -20,10 +21,7 @@ nlohmann::json referenceTruth(const std::string& name);
 inline const std::vector<std::string> kReferenceCases = {"mux_int16", "vec_int32_latin1", "float_segments",
                                                          "vec_float_v2"};
 
-struct MneReading {
-    nlohmann::json meta;
-    std::vector<std::vector<double>> values; // per channel, in the header's unit
-};
+using MneReading = lv::test::PythonDump; // values per channel in the header's unit
 // Runs /usr/bin/python3 mne_bv_dump.py; fails the test (and returns an empty reading) when it does not run.
 MneReading readWithMne(const std::string& header);
 

@@ -24,25 +24,7 @@ std::vector<std::string> referenceFiles()
 
 MneReading readWithMne(const std::string& file)
 {
-    static int counter = 0;
-    const fs::path out =
-        fs::temp_directory_path() / ("lv-mne-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-    std::string output;
-    const int status = lv::test::run(
-        "/usr/bin/python3 " LONGVIEW_EDF_TEST_DIR "/mne_dump.py '" + file + "' '" + out.string() + "' 2>&1", &output);
-    MneReading reading;
-    EXPECT_EQ(status, 0) << output;
-    if (status != 0) return reading;
-    std::ifstream meta(out / "meta.json");
-    reading.meta = nlohmann::json::parse(meta);
-    for (std::size_t i = 0; i < reading.meta.at("channels").size(); ++i) {
-        const auto bytes = lv::test::readBytes(out / (std::to_string(i) + ".f64"));
-        std::vector<double> v(bytes.size() / sizeof(double));
-        std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
-        reading.values.push_back(std::move(v));
-    }
-    fs::remove_all(out);
-    return reading;
+    return lv::test::runPythonDump(LONGVIEW_EDF_TEST_DIR "/mne_dump.py", file);
 }
 
 std::vector<std::vector<double>> readAllPhysical(core::Recording& recording)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "formats/edf/EdfRecording.h"
+#include "support/PythonDump.h"
 #include "support/TestSupport.h"
 
 #include <nlohmann/json.hpp>
@@ -14,10 +15,7 @@ namespace lv::formats::edf::test {
 std::vector<std::string> referenceFiles();
 
 // What MNE reads from `file`: meta.json parsed, and per channel its physical values.
-struct MneReading {
-    nlohmann::json meta;
-    std::vector<std::vector<double>> values;
-};
+using MneReading = lv::test::PythonDump;
 // Runs /usr/bin/python3 mne_dump.py; fails the test (and returns an empty reading) when it does not run.
 MneReading readWithMne(const std::string& file);
 

@@ -4,7 +4,7 @@
 # An input that runs over 5 s, or a process over 2 GiB RSS or one allocation over 2 GiB, is a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-10}
+seconds=${FUZZ_SECONDS:-6}
 cmake --preset fuzz >/dev/null
 targets=(fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session fuzz_snapshot fuzz_text_outputs fuzz_annotations fuzz_annotation_csv fuzz_mdf4 fuzz_montage fuzz_brainvision)
 cmake --build --preset fuzz --target "${targets[@]}" fuzz_snapshot_seeds

@@ -64,6 +64,10 @@ std::vector<std::string> BvRecording::takeWarnings()
 // Each slice's grid samples that lie in a run, as file data points; the rest stays kNoSample.
 std::vector<BvRecording::Piece> BvRecording::piecesOf(std::span<const core::RawSlice> slices) const
 {
+    // Data points a piece holds: at most kJobBytes of the file (a multiplexed point is a whole frame).
+    const std::size_t pointBytes =
+        m_header.sampleBytes() * (m_header.orientation == Orientation::Multiplexed ? m_header.channels.size() : 1);
+    const std::int64_t perPiece = std::max<std::int64_t>(1, kJobBytes / static_cast<std::int64_t>(pointBytes));
     std::vector<Piece> pieces;
     for (std::size_t i = 0; i < slices.size(); ++i) {
         const core::RawSlice& s = slices[i];
@@ -75,11 +79,6 @@ std::vector<BvRecording::Piece> BvRecording::piecesOf(std::span<const core::RawS
             const std::int64_t from = std::max(s.firstSample, run->gridFirst);
             const std::int64_t to = std::min(end, run->gridFirst + (run->end - run->first));
             for (std::int64_t at = from; at < to;) { // at most kJobBytes of file a piece
-                const std::int64_t perPiece = std::max<std::int64_t>(
-                    1,
-                    kJobBytes / static_cast<std::int64_t>(
-                                    m_header.sampleBytes() *
-                                    (m_header.orientation == Orientation::Multiplexed ? m_header.channels.size() : 1)));
                 const std::int64_t n = std::min(perPiece, to - at);
                 pieces.push_back(
                     {i, run->first + (at - run->gridFirst), n, static_cast<std::size_t>(at - s.firstSample)});

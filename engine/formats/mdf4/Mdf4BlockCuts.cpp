@@ -20,7 +20,7 @@ struct Cutter {
         return k + 1 < reduction->intervals() ? reduction->firstRecord[k + 1] : records;
     }
 
-    void emit(const RasterRun& run, std::int64_t from, std::int64_t to, std::pair<std::size_t, std::size_t> whole)
+    void emit(const core::RasterRun& run, std::int64_t from, std::int64_t to, std::pair<std::size_t, std::size_t> whole)
     {
         out.blocks.push_back(core::BlockSpan{run.firstGrid + (from - run.firstRecord),
                                              static_cast<std::uint32_t>(to - from), 0, 0, false});
@@ -29,7 +29,7 @@ struct Cutter {
     }
 
     // Whole intervals from `from` (the first record of interval k) while they fit in the run and the size; the end.
-    std::int64_t packIntervals(const RasterRun& run, std::int64_t from, std::size_t k, std::int64_t end)
+    std::int64_t packIntervals(const core::RasterRun& run, std::int64_t from, std::size_t k, std::int64_t end)
     {
         std::size_t last = k;
         std::int64_t to = from;
@@ -39,7 +39,7 @@ struct Cutter {
         return to;
     }
 
-    void cutRun(const RasterRun& run)
+    void cutRun(const core::RasterRun& run)
     {
         const std::int64_t end = run.firstRecord + run.count;
         const std::vector<std::int64_t>& starts = reduction ? reduction->firstRecord : kNoStarts;
@@ -62,15 +62,15 @@ struct Cutter {
 
 } // namespace
 
-BlockCuts cutBlocks(const Raster& raster, std::uint64_t recordBytes, const ReductionData* reduction)
+BlockCuts cutBlocks(const core::Raster& raster, std::uint64_t recordBytes, const ReductionData* reduction)
 {
     BlockCuts cuts;
     const auto most = static_cast<std::int64_t>(
         std::clamp<std::uint64_t>(kBlockBytes / std::max<std::uint64_t>(recordBytes, 1), 64, 65536));
     std::int64_t records = 0;
-    for (const RasterRun& run : raster.runs) records = std::max(records, run.firstRecord + run.count);
+    for (const core::RasterRun& run : raster.runs) records = std::max(records, run.firstRecord + run.count);
     Cutter cutter{cuts, most, reduction, records};
-    for (const RasterRun& run : raster.runs) cutter.cutRun(run);
+    for (const core::RasterRun& run : raster.runs) cutter.cutRun(run);
     return cuts;
 }
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/BlockSource.h"
-#include "formats/mdf4/Mdf4Raster.h"
+#include "core/Raster.h"
 #include "formats/mdf4/Mdf4Reduction.h"
 
 #include <cstdint>
@@ -22,7 +22,7 @@ struct BlockCuts {
 
 // Blocks of at most kBlockBytes of records (64 to 65,536 records), never across a gap of the raster; with a
 // reduction, cut at its intervals' first records too and made of as many whole intervals as fit.
-BlockCuts cutBlocks(const Raster& raster, std::uint64_t recordBytes, const ReductionData* reduction);
+BlockCuts cutBlocks(const core::Raster& raster, std::uint64_t recordBytes, const ReductionData* reduction);
 
 inline constexpr std::uint64_t kBlockBytes = std::uint64_t{1} << 20;
 

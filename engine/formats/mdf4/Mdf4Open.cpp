@@ -237,12 +237,12 @@ private:
                 m_r.m_info.warnings.push_back(groupName(m_groupNumber, cg) +
                                               ": its texts are not read: " + read.error().describe());
         if (numbers.empty()) return {};
-        std::optional<Raster> raster = fitRaster(times.span());
+        std::optional<core::Raster> raster = core::fitRaster(times.span());
         if (!raster) {
             auto irregular = irregularTimes(times.span(), cg);
             if (!irregular) return {}; // said
             group.timesNs = std::make_shared<const std::vector<std::int64_t>>(std::move(*irregular));
-            raster = Raster{1.0, times[0], {RasterRun{0, 0, static_cast<std::int64_t>(cg.cycleCount)}}};
+            raster = core::Raster{1.0, times[0], {core::RasterRun{0, 0, static_cast<std::int64_t>(cg.cycleCount)}}};
         }
         std::optional<ReductionData> reduction;
         if (!group.timesNs && timed && !cg.reductions.empty() && !group.ownRecords) {
@@ -400,10 +400,10 @@ private:
         return unique;
     }
 
-    static void describeGrid(core::ChannelInfo& ch, const Raster& raster, const core::SampleGrid& grid)
+    static void describeGrid(core::ChannelInfo& ch, const core::Raster& raster, const core::SampleGrid& grid)
     {
         std::int64_t end = 0;
-        for (const RasterRun& run : raster.runs) {
+        for (const core::RasterRun& run : raster.runs) {
             if (run.firstGrid > end) ch.gaps.push_back({grid.timeOf(end), grid.timeOf(run.firstGrid)});
             ch.segments.push_back({grid.timeOf(run.firstGrid), grid.timeOf(run.firstGrid + run.count)});
             end = run.firstGrid + run.count;
@@ -436,7 +436,7 @@ private:
         return label;
     }
 
-    void addChannel(const Mdf4Recording::Group& group, const Channel& c, const Raster& raster,
+    void addChannel(const Mdf4Recording::Group& group, const Channel& c, const core::Raster& raster,
                     const core::SampleGrid& grid, const std::vector<double>& firstValues, const std::string& label,
                     const Extrema& extrema)
     {

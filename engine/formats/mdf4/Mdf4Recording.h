@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/BlockSource.h"
+#include "core/Raster.h"
 #include "core/Recording.h"
-#include "formats/mdf4/Mdf4Raster.h"
 #include "formats/mdf4/Mdf4Stream.h"
 #include "formats/mdf4/Mdf4Structure.h"
 #include "io/ByteSource.h"

@@ -31,13 +31,13 @@ const std::uint64_t kRecordBytes = kBlockBytes / 64; // 64 records a block at mo
 
 TEST(Mdf4BlockCuts, WithoutAReductionBlocksAreTheLargestSizeInsideRuns)
 {
-    const Raster raster{100.0, 0.0, {RasterRun{0, 0, 100}, RasterRun{100, 150, 30}}};
+    const lv::core::Raster raster{100.0, 0.0, {lv::core::RasterRun{0, 0, 100}, lv::core::RasterRun{100, 150, 30}}};
     expectCuts(cutBlocks(raster, kRecordBytes, nullptr), {{0, 64, 0, 0, 0}, {64, 36, 64, 0, 0}, {100, 30, 150, 0, 0}});
 }
 
 TEST(Mdf4BlockCuts, WholeIntervalsMakeBlocksWithExtremaOthersArePieces)
 {
-    const Raster raster{100.0, 0.0, {RasterRun{0, 0, 100}, RasterRun{100, 150, 200}}};
+    const lv::core::Raster raster{100.0, 0.0, {lv::core::RasterRun{0, 0, 100}, lv::core::RasterRun{100, 150, 200}}};
     ReductionData r;
     r.firstRecord = {10, 40, 90, 130, 140, 250}; // [90, 130) straddles the gap; [140, 250) is larger than a block
     expectCuts(cutBlocks(raster, kRecordBytes, &r), {

@@ -1,4 +1,5 @@
-// Whether a channel group's master times lie on a fixed raster (a sampling grid, gaps allowed), and where.
+// Whether master times (an MDF 4 channel group's, a CDF epoch variable's) lie on a fixed raster (a sampling grid,
+// gaps allowed), and where.
 #pragma once
 
 #include <cstdint>
@@ -6,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace lv::formats::mdf4 {
+namespace lv::core {
 
 // Records [firstRecord, firstRecord + count) lie on grid points [firstGrid, firstGrid + count).
 struct RasterRun {
@@ -28,7 +29,7 @@ inline constexpr double kRasterJitter = 1e-3;
 // time lies within kRasterJitter of an interval from its grid point and grid points strictly increase. The rate is
 // the nearest whole number, else the rate to 6 digits, else the measured one: the first whose grid the times fit.
 // nullopt for irregular times (events, values on change), times that go back, NaN or a rate outside
-// core::plausibleSamplingRate. One record is a raster of 1 Hz.
+// plausibleSamplingRate. One record is a raster of 1 Hz.
 std::optional<Raster> fitRaster(std::span<const double> times);
 
-} // namespace lv::formats::mdf4
+} // namespace lv::core

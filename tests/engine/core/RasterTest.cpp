@@ -1,10 +1,10 @@
 // Rasters found in master times: regular, jittered, with gaps; irregular, backward and NaN times refused.
-#include "formats/mdf4/Mdf4Raster.h"
+#include "core/Raster.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
 
-using namespace lv::formats::mdf4;
+using namespace lv::core;
 
 namespace {
 
@@ -17,7 +17,7 @@ std::vector<double> regular(std::size_t n, double fs, double first = 0.0)
 
 } // namespace
 
-TEST(Mdf4Raster, RegularTimesAreOneRunAtTheirRate)
+TEST(Raster, RegularTimesAreOneRunAtTheirRate)
 {
     const auto r = fitRaster(regular(1000, 256.0, 12.5));
     ASSERT_TRUE(r);
@@ -27,7 +27,7 @@ TEST(Mdf4Raster, RegularTimesAreOneRunAtTheirRate)
     EXPECT_EQ(r->runs[0].count, 1000);
 }
 
-TEST(Mdf4Raster, GapsSplitRunsOnTheGrid)
+TEST(Raster, GapsSplitRunsOnTheGrid)
 {
     std::vector<double> t = regular(100, 100.0);
     const std::vector<double> later = regular(50, 100.0, 3.0); // 2.01 s missing: 201 grid points
@@ -43,7 +43,7 @@ TEST(Mdf4Raster, GapsSplitRunsOnTheGrid)
 
 // dSPACE's float times carry jitter of about 1e-5 of an interval, and their median interval is off by that much:
 // counted over 80 intervals, a grid from the median alone drifts past the tolerance.
-TEST(Mdf4Raster, JitterWithinTheToleranceKeepsTheRaster)
+TEST(Raster, JitterWithinTheToleranceKeepsTheRaster)
 {
     const double fs = 1.0 / 0.0123; // no whole or 6-digit rate fits 20000 samples
     std::vector<double> t = regular(20000, fs);
@@ -54,7 +54,7 @@ TEST(Mdf4Raster, JitterWithinTheToleranceKeepsTheRaster)
     EXPECT_EQ(r->runs.size(), 1u);
 }
 
-TEST(Mdf4Raster, IrregularTimesHaveNone)
+TEST(Raster, IrregularTimesHaveNone)
 {
     std::vector<double> t = regular(100, 10.0);
     t[50] += 0.01; // 10 % of an interval
@@ -62,7 +62,7 @@ TEST(Mdf4Raster, IrregularTimesHaveNone)
     EXPECT_FALSE(fitRaster(std::vector<double>{0.0, 0.1, 0.25, 0.3, 0.47}));
 }
 
-TEST(Mdf4Raster, BackwardRepeatedOrNaNTimesHaveNone)
+TEST(Raster, BackwardRepeatedOrNaNTimesHaveNone)
 {
     EXPECT_FALSE(fitRaster(std::vector<double>{0.0, 0.1, 0.2, 0.1, 0.3}));
     EXPECT_FALSE(fitRaster(std::vector<double>{0.0, 0.1, 0.1, 0.2}));
@@ -72,7 +72,7 @@ TEST(Mdf4Raster, BackwardRepeatedOrNaNTimesHaveNone)
     EXPECT_FALSE(fitRaster(std::vector<double>{0.0, 1e300, 2e300}));
 }
 
-TEST(Mdf4Raster, OneRecordIsOneHertz)
+TEST(Raster, OneRecordIsOneHertz)
 {
     const auto r = fitRaster(std::vector<double>{4.0});
     ASSERT_TRUE(r);
@@ -80,7 +80,7 @@ TEST(Mdf4Raster, OneRecordIsOneHertz)
     EXPECT_EQ(r->firstTime, 4.0);
 }
 
-TEST(Mdf4Raster, RatesNearAWholeNumberAreIt)
+TEST(Raster, RatesNearAWholeNumberAreIt)
 {
     const auto r = fitRaster(regular(10001, 1000.0 * (1 + 1e-12)));
     ASSERT_TRUE(r);
@@ -95,7 +95,7 @@ TEST(Mdf4Raster, RatesNearAWholeNumberAreIt)
 
 // Past 2^20 intervals the median is taken over intervals spread evenly over the span: 12 h at 64 Hz with jitter
 // and three gaps still gives the rate and every run, to the record.
-TEST(Mdf4Raster, LongTimesKeepTheirRunsWithTheMedianOfASample)
+TEST(Raster, LongTimesKeepTheirRunsWithTheMedianOfASample)
 {
     const double fs = 64.0;
     std::vector<double> t;

@@ -1,12 +1,12 @@
 // The raster of master times: median interval, refined over the span, every time checked against its grid point.
-#include "formats/mdf4/Mdf4Raster.h"
+#include "core/Raster.h"
 
 #include "core/Time.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace lv::formats::mdf4 {
+namespace lv::core {
 
 namespace {
 
@@ -72,14 +72,13 @@ std::optional<Raster> fitRaster(std::span<const double> times)
     const double median = medianInterval(times);
     if (!(median > 0) || !(times.back() > times.front())) return std::nullopt;
     const double measured = static_cast<double>(lastPointByIntervals(times, median)) / (times.back() - times.front());
-    if (!core::plausibleSamplingRate(measured)) return std::nullopt;
+    if (!plausibleSamplingRate(measured)) return std::nullopt;
     for (double candidate : {std::round(measured), roundedToDigits(measured, 6), measured}) {
-        if (!core::plausibleSamplingRate(candidate) || std::abs(candidate - measured) > kRasterJitter * measured)
-            continue;
+        if (!plausibleSamplingRate(candidate) || std::abs(candidate - measured) > kRasterJitter * measured) continue;
         if (std::vector<RasterRun> runs = gridRuns(times, 1.0 / candidate); !runs.empty())
             return Raster{candidate, times[0], std::move(runs)};
     }
     return std::nullopt;
 }
 
-} // namespace lv::formats::mdf4
+} // namespace lv::core

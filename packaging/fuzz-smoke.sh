@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-6}
 cmake --preset fuzz >/dev/null
-targets=(fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session fuzz_snapshot fuzz_text_outputs fuzz_annotations fuzz_annotation_csv fuzz_mdf4 fuzz_montage fuzz_brainvision)
+targets=(fuzz_red_block fuzz_headers fuzz_headers_crc fuzz_tar fuzz_recover fuzz_edf fuzz_grid fuzz_session fuzz_snapshot fuzz_text_outputs fuzz_annotations fuzz_annotation_csv fuzz_mdf4 fuzz_montage fuzz_brainvision fuzz_cdf)
 cmake --build --preset fuzz --target "${targets[@]}" fuzz_snapshot_seeds
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -21,6 +21,8 @@ for vhdr in "$work"/bvref/*/*.vhdr; do
   { sed 's/^DataFile=.*/DataFile=x.eeg/' "$vhdr"; printf '\n#--\n'; cat "${vhdr%.vhdr}.vmrk"; printf '\n#--\n'
     head -c 4096 "$eeg"; } >"$work/corpus-fuzz_brainvision/$(basename "$vhdr" .vhdr)"
 done
+mkdir -p "$work/corpus-fuzz_cdf" # the CDF reference files as they are
+cp "$testdata"/cdf/*.cdf "$work/corpus-fuzz_cdf/"
 mkdir -p "$work/corpus-fuzz_snapshot" # snapshots of the reference sessions, as fuzz_snapshot inputs
 ASAN_OPTIONS=detect_leaks=0 build/fuzz/tests/fuzz/fuzz_snapshot_seeds "$work/corpus-fuzz_snapshot" \
   "$testdata"/mef3/legacy/*.mefd "$testdata"/mef3/meflib/meflib_rto.mefd >/dev/null
@@ -35,6 +37,7 @@ for target in "${targets[@]}"; do
   [[ $target == fuzz_mdf4 ]] && dict=tests/fuzz/mdf4.dict
   [[ $target == fuzz_montage ]] && dict=tests/fuzz/json.dict
   [[ $target == fuzz_brainvision ]] && dict=tests/fuzz/brainvision.dict
+  [[ $target == fuzz_cdf ]] && dict=tests/fuzz/cdf.dict
   echo "== $target: ${seconds} s"
   log="$work/$target.log"
   build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=2048 \

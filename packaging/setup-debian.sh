@@ -15,9 +15,11 @@ packages=(
   g++-mingw-w64-x86-64-posix
 )
 # Installed without their recommends (slurm-wlm's pull in about 25 plugin packages): the one-node cluster
-# of packaging/slurm-check.sh needs only the daemons, the client commands and munge.
+# of packaging/slurm-check.sh needs only the daemons, the client commands and munge; ../shared/tools/cdf-check
+# (the CDF tests' oracle) needs jcdf and a JDK to compile its helper.
 lean=(
   slurm-wlm munge
+  libjcdf-java default-jdk-headless
 )
 
 missing=()

@@ -6,6 +6,7 @@
 #include "core/TextEscape.h"
 #include "formats/RecordingOpener.h"
 #include "formats/brainvision/BvRecording.h"
+#include "formats/cdf/CdfRecording.h"
 #include "formats/edf/EdfRecording.h"
 #include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mef3/Validator.h"
@@ -108,6 +109,30 @@ core::Result<Report> validateBrainVision(const std::string& path)
     return report;
 }
 
+// A CDF file: its descriptor records and epochs as the reader opens them, and every sample of every channel; what
+// the open leaves out or rounds (texts, float steps) is a note, not a problem.
+core::Result<Report> validateCdf(const std::string& path)
+{
+    Report report;
+    report.format = "CDF";
+    auto cdf = formats::cdf::openCdf(path);
+    if (!cdf) {
+        report.problems.push_back({"", -1, app::errorText(cdf.error())});
+        return report;
+    }
+    LV_TRY(checkEverySample(**cdf, path, report));
+    const std::vector<std::string>& limits = (*cdf)->limits();
+    std::erase_if(report.problems,
+                  [&](const Problem& p) { return std::find(limits.begin(), limits.end(), p.what) != limits.end(); });
+    report.format = (*cdf)->info().format;
+    report.summary =
+        "not a MEF 3.0 session: " + path + " is a " + report.format +
+        " file; checked its records and every sample of " + std::to_string((*cdf)->info().channels.size()) +
+        " channels: " + problemCount(report) +
+        (limits.empty() ? "" : " (" + std::to_string(limits.size()) + " notes on what is not read exactly: see info)");
+    return report;
+}
+
 void printText(const Report& report, const std::string& path)
 {
     for (const Problem& p : report.problems) {
@@ -146,7 +171,7 @@ std::function<int()> addValidateCommand(CLI::App& app)
     auto json = std::make_shared<bool>(false);
     command
         ->add_option("PATH", *path,
-                     "Session (.mefd directory, .mefd.tar, .timd), EDF/BDF or MDF 4 file, or BrainVision header")
+                     "Session (.mefd directory, .mefd.tar, .timd), EDF/BDF, MDF 4 or CDF file, or BrainVision header")
         ->required();
     command->add_option("--password", *password, "Level-1 or level-2 password of an encrypted session");
     command->add_flag("--json", *json, "Print the problems as JSON");
@@ -159,6 +184,8 @@ std::function<int()> addValidateCommand(CLI::App& app)
             report = validateMdf4(*path);
         } else if (formats::brainvision::looksLikeBrainVision(*path)) {
             report = validateBrainVision(*path);
+        } else if (formats::cdf::looksLikeCdf(*path)) {
+            report = validateCdf(*path);
         } else {
             auto problems = formats::mef3::validateSession(*path, *password, cancelToken());
             if (problems)

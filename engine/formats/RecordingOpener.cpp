@@ -1,5 +1,5 @@
 // Format dispatch: EDF/EDF+/BDF files (by extension or content), MDF 4 files (by content), BrainVision headers (by
-// extension or content), MEF 3.0 sessions (.mefd, .mefd.tar, .timd).
+// extension or content), NASA CDF files (by content), MEF 3.0 sessions (.mefd, .mefd.tar, .timd).
 #include "formats/RecordingOpener.h"
 
 #include "core/AsciiLower.h"
@@ -7,6 +7,7 @@
 #include "io/Path.h"
 
 #include "formats/brainvision/BvRecording.h"
+#include "formats/cdf/CdfRecording.h"
 #include "formats/edf/EdfRecording.h"
 #include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mef3/MefRecording.h"
@@ -81,6 +82,7 @@ const std::vector<ReadableFormat>& readableFormats()
         {"MEF 3.0 channel", {"*.timd"}, true},
         {"ASAM MDF 4", {"*.mf4", "*.mdf"}, false},
         {"BrainVision", {"*.vhdr"}, false},
+        {"NASA CDF", {"*.cdf"}, false},
     };
     return formats;
 }
@@ -115,6 +117,11 @@ core::Result<std::unique_ptr<core::Recording>> openRecording(const OpenRequest& 
         auto bv = brainvision::openBrainVision(request.path);
         if (!bv) return bv.error();
         return std::unique_ptr<core::Recording>(std::move(*bv));
+    }
+    if (cdf::looksLikeCdf(request.path)) {
+        auto cdf = cdf::openCdf(request.path);
+        if (!cdf) return cdf.error();
+        return std::unique_ptr<core::Recording>(std::move(*cdf));
     }
     auto mef = mef3::openMef3(
         request.path, mef3::OpenOptions{request.password, request.snapshotDirectory, request.deferSnapshotCheck});

@@ -8,7 +8,7 @@ packages=(
   libxsimd-dev libdeflate-dev zlib1g-dev libzstd-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libssl-dev libgtest-dev
   clang libclang-rt-14-dev clang-format clang-tidy
-  python3 python3-numpy python3-scipy python3-mne libfftw3-dev libpugixml-dev
+  python3 python3-numpy python3-scipy python3-mne python3-zarr nodejs libfftw3-dev libpugixml-dev
   edfbrowser xvfb xauth biosig-tools
   librsvg2-bin icoutils icnsutils desktop-file-utils appstream help2man
   xdg-utils libfile-mimeinfo-perl nsis dpkg-dev file

@@ -9,6 +9,8 @@
 #include <QLineEdit>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace lv::widgets {
 
 namespace {
@@ -103,14 +105,30 @@ FormatOptions::FormatOptions(QWidget* parent) : QStackedWidget(parent)
     connect(m_delimiter, &QComboBox::currentIndexChanged, this, [this] {
         if (m_delimiter->currentData().toString() == ",") m_decimalComma->setChecked(false);
     });
+    // Zarr
+    auto* zarr = new QWidget;
+    m_zarrVersion = new QComboBox;
+    m_zarrVersion->setObjectName("zarrVersion");
+    m_zarrVersion->addItem(tr("2 (consolidated metadata; zarr-python 2 and 3, xarray)"), 2);
+    m_zarrVersion->addItem(tr("3"), 3);
+    m_zarrValues = new QComboBox;
+    m_zarrValues->setObjectName("zarrValues");
+    m_zarrValues->addItem(tr("Stored counts with scale and offset (exact), a mask where samples are missing"),
+                          int(convert::ZarrValues::Counts));
+    m_zarrValues->addItem(tr("Physical values, float32, NaN where missing"), int(convert::ZarrValues::Float32));
+    m_zarrValues->addItem(tr("Physical values, float64, NaN where missing"), int(convert::ZarrValues::Float64));
+    auto* zarrForm = new QFormLayout(zarr);
+    zarrForm->addRow(tr("Zarr version:"), m_zarrVersion);
+    zarrForm->addRow(tr("Values:"), m_zarrValues);
     addWidget(mef);
     addWidget(edf);
     addWidget(csv);
+    addWidget(zarr);
 }
 
 void FormatOptions::setFormat(const QString& extension)
 {
-    setCurrentIndex(extension == "mefd" ? 0 : extension == "csv" ? 2 : 1);
+    setCurrentIndex(extension == "mefd" ? 0 : extension == "csv" ? 2 : extension == "zarr" ? 3 : 1);
     for (int i = 0; i < count(); ++i) // sized by the page shown, not by the largest one
         widget(i)->setSizePolicy(i == currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored,
                                  i == currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored);
@@ -144,6 +162,9 @@ convert::TargetOptions FormatOptions::shown(const QString& extension, convert::T
         t.raw = m_raw->isChecked();
         t.csvDelimiter = m_delimiter->currentData().toString().at(0).toLatin1();
         t.csvDecimalComma = m_decimalComma->isChecked();
+    } else if (extension == "zarr") {
+        t.zarrVersion = m_zarrVersion->currentData().toInt();
+        t.zarrValues = static_cast<convert::ZarrValues>(m_zarrValues->currentData().toInt());
     } else {
         t.gaps = gaps();
         t.fillValue = fillValue();
@@ -160,6 +181,8 @@ void FormatOptions::setTargetOptions(const convert::TargetOptions& t)
     m_raw->setChecked(t.raw);
     selectData(m_delimiter, QString(QChar(t.csvDelimiter)));
     m_decimalComma->setChecked(t.csvDecimalComma);
+    selectData(m_zarrVersion, t.zarrVersion);
+    selectData(m_zarrValues, int(t.zarrValues));
 }
 
 void FormatOptions::setPasswords(const QString& level1, const QString& level2)
@@ -185,6 +208,8 @@ convert::TargetOptions FormatOptions::loadOptions(const QSettings& s, convert::T
     const QString delimiter = s.value("delimiter", ",").toString();
     t.csvDelimiter = delimiter.size() == 1 ? delimiter.at(0).toLatin1() : ',';
     t.csvDecimalComma = s.value("decimalComma", false).toBool();
+    t.zarrVersion = s.value("zarrVersion", 2).toInt() == 3 ? 3 : 2;
+    t.zarrValues = static_cast<convert::ZarrValues>(std::clamp(s.value("zarrValues", 0).toInt(), 0, 2));
     return t;
 }
 
@@ -202,6 +227,9 @@ void FormatOptions::saveOptions(QSettings& s, const QString& extension, const co
         s.setValue("raw", t.raw);
         s.setValue("delimiter", QString(QChar(t.csvDelimiter)));
         s.setValue("decimalComma", t.csvDecimalComma);
+    } else if (extension == "zarr") {
+        s.setValue("zarrVersion", t.zarrVersion);
+        s.setValue("zarrValues", int(t.zarrValues));
     } else {
         s.setValue("gaps", int(t.gaps));
         s.setValue("fillValue", t.fillValue);

@@ -1,5 +1,6 @@
 // The per-format options of a conversion as pages of one widget (MEF block length and passwords, EDF/BDF gaps and
-// fill value, CSV time column, counts, delimiter and decimal comma): the Convert dialog's and the queue's.
+// fill value, CSV time column, counts, delimiter and decimal comma, Zarr version and values): the Convert dialog's
+// and the queue's.
 #pragma once
 
 #include "convert/Targets.h"
@@ -22,7 +23,7 @@ class FormatOptions : public QStackedWidget {
 public:
     explicit FormatOptions(QWidget* parent = nullptr);
 
-    void setFormat(const QString& extension); // shows its page: "mefd", "edf", "bdf", "csv"
+    void setFormat(const QString& extension); // shows its page: "mefd", "edf", "bdf", "csv", "zarr"
     // `base` with the options of `extension` as shown, or why they are not valid (the two passwords differ, ...).
     core::Result<convert::TargetOptions> targetOptions(const QString& extension,
                                                        convert::TargetOptions base = {}) const;
@@ -52,6 +53,8 @@ private:
     QCheckBox* m_raw;
     QComboBox* m_delimiter;
     QCheckBox* m_decimalComma;
+    QComboBox* m_zarrVersion;
+    QComboBox* m_zarrValues;
 };
 
 } // namespace lv::widgets

@@ -66,6 +66,10 @@ convert::ConvertJob jobFor(const ConvertOptions& c, std::vector<std::string> inp
     job.target.csvDelimiter = c.delimiter == "semicolon" ? ';' : c.delimiter == "tab" ? '\t' : ',';
     job.target.csvDecimalComma = c.decimalComma;
     job.target.compress = !c.uncompressed;
+    job.target.zarrVersion = c.zarrVersion;
+    job.target.zarrValues = c.zarrDtype == "float32"   ? convert::ZarrValues::Float32
+                            : c.zarrDtype == "float64" ? convert::ZarrValues::Float64
+                                                       : convert::ZarrValues::Counts;
     job.verifyCrc = !c.noVerifyCrc;
     job.skipDamaged = c.skipDamaged;
     job.resample = {c.resampleRate, core::saturatingRound(c.holdSeconds * 1e6)};
@@ -149,6 +153,13 @@ void addConvertOptions(CLI::App& command, ConvertOptions& o)
         ->transform(CLI::IsMember({"comma", "semicolon", "tab"}, CLI::ignore_case));
     command.add_flag("--uncompressed", o.uncompressed,
                      "MDF 4: plain DT data blocks instead of transposed-deflate DZ (larger, no inflating to read)");
+    command.add_option("--zarr-version", o.zarrVersion, "Zarr output: the store's version, 2 (default) or 3")
+        ->check(CLI::IsMember({2, 3}));
+    command
+        .add_option("--zarr-dtype", o.zarrDtype,
+                    "Zarr output: counts (default: int16/int32 with scale_factor and add_offset, and a .mask array "
+                    "where samples are missing), or float32/float64 physical values with NaN where missing")
+        ->transform(CLI::IsMember({"counts", "float32", "float64"}, CLI::ignore_case));
     auto* resample =
         command
             .add_option("--resample", o.resampleRate,
@@ -211,7 +222,8 @@ void addJsonResultOption(CLI::App& command, ConvertOptions& o)
 std::function<int()> addConvertCommand(CLI::App& app)
 {
     auto* command = app.add_subcommand(
-        "convert", "Convert a recording: OUT.csv (CSV on the common grid), OUT.mefd, OUT.edf (EDF+) or OUT.bdf (BDF+)");
+        "convert", "Convert a recording: OUT.csv (CSV on the common grid), OUT.mefd, OUT.edf (EDF+), OUT.bdf (BDF+), "
+                   "OUT.mf4, OUT.vhdr (BrainVision) or OUT.zarr");
     auto o = std::make_shared<ConvertOptions>();
     command->add_option("IN", o->common.path, "Input recording")->required();
     command

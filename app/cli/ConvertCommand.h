@@ -26,13 +26,15 @@ struct ConvertOptions {
     bool skipDamaged = false;
     bool noVerifyCrc = false;
     convert::TimeColumn time = convert::TimeColumn::Seconds;
-    std::string delimiter = "comma"; // CSV: --delimiter comma|semicolon|tab
-    bool decimalComma = false;       // CSV: --decimal-comma
-    bool uncompressed = false;       // MDF 4: --uncompressed
-    double resampleRate = 0.0;       // --resample RATE: irregular channels on a grid of RATE Hz
-    double holdSeconds = 0.0;        // --hold MAX_GAP: the longest a value is held (0: 10 median intervals)
-    std::string filter;              // --filter "hp=0.5,lp=70,notch=50" (filter::parseFilterSpec)
-    std::string montage;             // --montage FILE|double-banana|transverse|average|referential
+    std::string delimiter = "comma";  // CSV: --delimiter comma|semicolon|tab
+    bool decimalComma = false;        // CSV: --decimal-comma
+    bool uncompressed = false;        // MDF 4: --uncompressed
+    int zarrVersion = 2;              // Zarr: --zarr-version 2|3
+    std::string zarrDtype = "counts"; // Zarr: --zarr-dtype counts|float32|float64
+    double resampleRate = 0.0;        // --resample RATE: irregular channels on a grid of RATE Hz
+    double holdSeconds = 0.0;         // --hold MAX_GAP: the longest a value is held (0: 10 median intervals)
+    std::string filter;               // --filter "hp=0.5,lp=70,notch=50" (filter::parseFilterSpec)
+    std::string montage;              // --montage FILE|double-banana|transverse|average|referential
     double blockSeconds = 0.0;
     std::string level1Password;
     std::string level2Password;

@@ -1,10 +1,11 @@
-// The writable targets: CSV, MEF 3.0, EDF+, BDF+, MDF 4 and BrainVision.
+// The writable targets: CSV, MEF 3.0, EDF+, BDF+, MDF 4, BrainVision and Zarr.
 #include "convert/Targets.h"
 
 #include "convert/BrainVisionExport.h"
 #include "convert/CsvSideFiles.h"
 #include "convert/Mdf4Export.h"
 #include "convert/MefExport.h"
+#include "convert/ZarrExport.h"
 
 namespace lv::convert {
 
@@ -18,6 +19,9 @@ constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{40} << 20;
 // MDF 4: a chunk of counts (4 MiB) and its records, up to 4 DZ blocks of 4 MiB compressed at once (records,
 // transposed copy, compressed copy), the 8 MiB output piece.
 constexpr std::uint64_t kMdf4WorkingBytes = std::uint64_t{64} << 20;
+// Zarr: a batch of 8 chunks of counts (8 MiB each at most, as int32 of 1 MiB of int16) and, per chunk compressed at
+// once, its bytes, mask and zstd output.
+constexpr std::uint64_t kZarrWorkingBytes = std::uint64_t{48} << 20;
 // BrainVision: a chunk of counts (4 MiB) and its data points (at most as many bytes).
 constexpr std::uint64_t kBrainVisionWorkingBytes = std::uint64_t{16} << 20;
 
@@ -65,6 +69,7 @@ const std::vector<TargetFormat>& targetFormats()
         {"bdf", "BDF+ (24-bit)", std::bind(writeEdf, _1, _2, _3, _4, _5, true), kEdfWorkingBytes},
         {"mf4", "ASAM MDF 4.10 file", exportMdf4, kMdf4WorkingBytes, true},
         {"vhdr", "BrainVision (.vhdr, .vmrk, .eeg)", exportBrainVision, kBrainVisionWorkingBytes},
+        {"zarr", "Zarr store (v2 or v3; zstd chunks)", exportZarr, kZarrWorkingBytes, true},
     };
     return formats;
 }

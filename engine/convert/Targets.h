@@ -15,20 +15,25 @@
 
 namespace lv::convert {
 
+// What a Zarr store's arrays hold.
+enum class ZarrValues { Counts, Float32, Float64 };
+
 // Every writer's options (each uses its own).
 struct TargetOptions {
-    bool raw = false;                          // CSV: stored counts
-    TimeColumn time = TimeColumn::Seconds;     // CSV
-    bool fillGaps = false;                     // CSV: keep rows without any sample
-    double blockSeconds = 0.0;                 // MEF: RED block length (0: the writer's default)
-    std::string level1Password;                // MEF
-    std::string level2Password;                // MEF
-    GapPolicy gaps = GapPolicy::Discontinuous; // EDF/BDF
-    double fillValue = 0.0;                    // EDF/BDF
-    Provenance provenance{};                   // MEF: the session description; CSV: the JSON side file's "source"
-    char csvDelimiter = ',';                   // CSV: ',', ';' or '\t'
-    bool csvDecimalComma = false;              // CSV: ',' as the decimal point (with ';' or '\t')
-    bool compress = true;                      // MDF 4: transposed-deflate DZ blocks (false: plain DT blocks)
+    bool raw = false;                           // CSV: stored counts
+    TimeColumn time = TimeColumn::Seconds;      // CSV
+    bool fillGaps = false;                      // CSV: keep rows without any sample
+    double blockSeconds = 0.0;                  // MEF: RED block length (0: the writer's default)
+    std::string level1Password;                 // MEF
+    std::string level2Password;                 // MEF
+    GapPolicy gaps = GapPolicy::Discontinuous;  // EDF/BDF
+    double fillValue = 0.0;                     // EDF/BDF
+    Provenance provenance{};                    // MEF: the session description; CSV: the JSON side file's "source"
+    char csvDelimiter = ',';                    // CSV: ',', ';' or '\t'
+    bool csvDecimalComma = false;               // CSV: ',' as the decimal point (with ';' or '\t')
+    bool compress = true;                       // MDF 4: transposed-deflate DZ blocks (false: plain DT blocks)
+    int zarrVersion = 2;                        // Zarr: 2 or 3
+    ZarrValues zarrValues = ZarrValues::Counts; // Zarr: stored counts with scale and offset, or physical floats
 };
 
 // What a writer wrote.

@@ -203,6 +203,45 @@ private slots:
         QVERIFY(!QFileInfo::exists(m_dir.filePath("same.mefd")));
     }
 
+    // The Zarr page: its version and values reach the writer (a v3 store of float32 arrays), and are remembered.
+    void aZarrConversionTakesItsVersionAndValuesFromItsPage()
+    {
+        ConvertDialog d(sourceOf(m_source));
+        d.setInteractive(false);
+        d.setFormat("zarr");
+        auto* version = child<QComboBox>(d, "zarrVersion");
+        auto* values = child<QComboBox>(d, "zarrValues");
+        QVERIFY(version->isVisible() || !d.isVisible());
+        version->setCurrentIndex(version->findData(3));
+        values->setCurrentIndex(values->findData(int(lv::convert::ZarrValues::Float32)));
+        const QString out = m_dir.filePath("page.zarr");
+        d.setOutput(out);
+        if (!qEnvironmentVariableIsEmpty("LONGVIEW_SHOT_DIR")) { // screenshot for review
+            d.show();
+            QTest::qWait(200);
+            QVERIFY(d.grab().save(qEnvironmentVariable("LONGVIEW_SHOT_DIR") + "/convert-dialog-zarr.png"));
+        }
+        QSignalSpy done(&d, &ConvertDialog::convertFinished);
+        QVERIFY(d.startConvert());
+        QVERIFY(done.wait(60000));
+        QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+        QFile root(out + "/zarr.json");
+        QVERIFY(root.open(QIODevice::ReadOnly));
+        QVERIFY(root.readAll().contains("\"node_type\": \"group\""));
+        const QStringList arrays = QDir(out).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QVERIFY(!arrays.isEmpty());
+        QFile array(out + "/" + arrays.first() + "/zarr.json");
+        QVERIFY(array.open(QIODevice::ReadOnly));
+        QVERIFY(array.readAll().contains("\"data_type\": \"float32\""));
+        ConvertDialog again(sourceOf(m_source)); // the choices are remembered for Zarr
+        again.setInteractive(false);
+        again.setFormat("zarr");
+        QCOMPARE(child<QComboBox>(again, "zarrVersion")->currentData().toInt(), 3);
+        child<QComboBox>(again, "zarrVersion")->setCurrentIndex(0); // back to the defaults for the tests after this
+        child<QComboBox>(again, "zarrValues")->setCurrentIndex(0);
+        again.setFormat("mefd");
+    }
+
     void cancelLeavesNothingAndSaysSo()
     {
         const QString out = m_dir.filePath("cancelled");

@@ -134,6 +134,35 @@ TEST_F(CliTargets, AKilledEdfConversionsTemporaryIsRemovedByTheNext)
     EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"out.bdf"});
 }
 
+TEST_F(CliTargets, AKilledZarrConversionsTemporaryIsRemovedByTheNext)
+{
+    test::TempDir dir;
+    const fs::path target = dir.path() / "out.zarr";
+    expectKilledTemporaryRemoved({"convert", input(), target.string(), "--zarr-version", "3"}, target);
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"out.zarr"});
+    EXPECT_TRUE(fs::exists(target / "zarr.json"));
+}
+
+// --zarr-version and --zarr-dtype reach the writer; other values are usage errors (exit 2).
+TEST_F(CliTargets, ZarrOptionsChooseTheVersionAndTheValues)
+{
+    test::TempDir dir;
+    const fs::path v2 = dir.path() / "f.zarr";
+    const auto made = runCli({"convert", input(), v2.string(), "--end", "+1", "--zarr-dtype", "float64"});
+    ASSERT_EQ(made.exitStatus, 0) << made.output;
+    const auto zarray = test::readBytes(v2 / "ch001" / ".zarray");
+    EXPECT_NE(std::string(zarray.begin(), zarray.end()).find("\"dtype\": \"<f8\""), std::string::npos);
+    EXPECT_TRUE(fs::exists(v2 / ".zmetadata"));
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"--zarr-version", "4"}, std::vector<std::string>{"--zarr-dtype", "int8"}}) {
+        std::vector<std::string> args = {"convert", input(), (dir.path() / "bad.zarr").string()};
+        args.insert(args.end(), bad.begin(), bad.end());
+        const auto r = runCli(args);
+        EXPECT_EQ(r.exitStatus, 2) << r.output;
+        EXPECT_FALSE(fs::exists(dir.path() / "bad.zarr"));
+    }
+}
+
 TEST_F(CliTargets, AKilledArchivesTemporaryIsRemovedByTheNext)
 {
     test::TempDir dir;

@@ -250,7 +250,7 @@ core::Result<ExportOutcome> exportMdf4(core::Recording& recording, const Selecti
         std::iota(channels.begin(), channels.end(), 0);
     }
     for (const std::size_t c : channels)
-        if (const core::ChannelInfo& ch = info.channels[c]; !core::plausibleSamplingRate(ch.fs))
+        if (const core::ChannelInfo& ch = info.channels[c]; !ch.irregular && !core::plausibleSamplingRate(ch.fs))
             return makeError(ErrorCode::Corrupt,
                              "channel " + ch.name +
                                  " has no sampling rate (its segments are missing): it cannot be written; leave it "

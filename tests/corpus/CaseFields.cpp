@@ -68,6 +68,18 @@ public:
     {
         for (float v : values) add(name, at, show(v), le(v));
     }
+    // Big-endian (CDF's internal records): the little-endian bytes reversed.
+    void be(const std::string& name, std::size_t at, std::size_t size, std::initializer_list<std::int64_t> values,
+            Seen seen = Seen::Always)
+    {
+        for (std::int64_t v : values) {
+            std::vector<std::uint8_t> b = le(v);
+            b.resize(size);
+            std::reverse(b.begin(), b.end());
+            add(name, at, std::to_string(v), std::move(b));
+            if (!m_edits.empty() && m_edits.back().offset == at) m_edits.back().seen = seen;
+        }
+    }
     void u8(const std::string& name, std::size_t at, std::initializer_list<std::uint8_t> values)
     {
         for (std::uint8_t v : values) add(name, at, std::to_string(v), {v});
@@ -328,6 +340,29 @@ std::vector<FieldEdit> tarFieldEdits(const std::vector<std::uint8_t>& file)
     return e.take();
 }
 
+std::vector<FieldEdit> cdfFieldEdits(const std::vector<std::uint8_t>& f)
+{
+    Edits e(f);
+    if (f.size() < 8 || f[0] == 0 || f[4] == 0xCC) return e.take(); // CDF 2 edits need CDF 3 offsets; compressed: none
+    const std::size_t o = 8, h = 12;                                // CDF 3: 8-byte offsets and sizes
+    const auto be64 = [&](std::size_t at) {
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < 8 && at + i < f.size(); ++i) v = v << 8 | f[at + i];
+        return static_cast<std::size_t>(std::min<std::uint64_t>(v, f.size()));
+    };
+    const std::size_t gdr = be64(8 + h);
+    e.be("CDR.GDRoffset", 8 + h, o, {std::int64_t{1} << 50, 8, 0});
+    e.be("GDR.zVDRhead", gdr + h + o, o, {std::int64_t{1} << 50, static_cast<std::int64_t>(gdr)});
+    e.be("GDR.NumAttr", gdr + h + 4 * o + 4, 4, {0x7FFFFFFF});
+    e.be("GDR.NzVars", gdr + h + 4 * o + 16, 4, {0x7FFFFFFF, -1});
+    const std::size_t vdr = be64(gdr + h + o);
+    e.be("zVDR.DataType", vdr + h + o, 4, {99});
+    e.be("zVDR.MaxRec", vdr + h + o + 4, 4, {0x7FFFFFFF}, Seen::Never); // records no leaf holds: pad values
+    e.be("zVDR.VXRhead", vdr + h + o + 8, o, {std::int64_t{1} << 50, static_cast<std::int64_t>(vdr)});
+    e.be("zVDR.NumElems", vdr + h + o + 8 + 2 * o + 20, 4, {0, 0x7FFFFFFF});
+    return e.take();
+}
+
 std::vector<std::size_t> boundaries(const std::vector<std::uint8_t>& f, const std::string& type)
 {
     std::vector<std::size_t> b;
@@ -337,6 +372,8 @@ std::vector<std::size_t> boundaries(const std::vector<std::uint8_t>& f, const st
         b = {255, 256, header - 1, header, header + 1, header + 256};
     } else if (type == "tar") {
         b = {511, 512, 1024, 1536};
+    } else if (type == "cdf") {
+        b = {7, 8, 20, 319, 320, 321}; // the magic numbers, the CDR's header, a CDF 3 CDR's end
     } else if (type == "mdf4") {
         b = {63, 64, 87, 88, 167, 168}; // the identification, HD's header and links
         for (const char* id : {"##DG", "##CG", "##CN", "##DT", "##DZ", "##EV"})

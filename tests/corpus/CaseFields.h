@@ -40,6 +40,10 @@ std::vector<FieldEdit> tarFieldEdits(const std::vector<std::uint8_t>& file);
 // line (padded with blanks, so only values no longer than the one there are tried).
 std::vector<FieldEdit> brainVisionFieldEdits(const std::vector<std::uint8_t>& file, const std::string& type);
 
+// CDF 3 (uncompressed): the CDR's GDR offset, the GDR's z VDR head, attribute and variable counts, the first zVDR's
+// type, last record, VXR head and element count.
+std::vector<FieldEdit> cdfFieldEdits(const std::vector<std::uint8_t>& file);
+
 // Structure boundaries where a truncation is interesting (end of header, of a first entry, block or record).
 std::vector<std::size_t> boundaries(const std::vector<std::uint8_t>& file, const std::string& type);
 

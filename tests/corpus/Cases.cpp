@@ -112,7 +112,7 @@ void flips(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const std
 void runs(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const std::string& type)
 {
     const bool mef = !mefType("x." + type).empty();
-    const std::size_t body = mef ? kHeader : (type == "edf" ? 256 : type == "mdf4" ? 64 : 512);
+    const std::size_t body = mef ? kHeader : (type == "edf" ? 256 : type == "mdf4" || type == "cdf" ? 64 : 512);
     const std::vector<std::pair<std::size_t, std::size_t>> where = {
         {0, 16}, {body, 512}, {f.size() / 2, 512}, {f.size() > 64 ? f.size() - 64 : 0, 64}};
     for (const auto& [at, len] : where) {
@@ -137,6 +137,8 @@ void fields(std::vector<Case>& out, const std::vector<std::uint8_t>& f, const st
         edits = tarFieldEdits(f);
     else if (type == "mdf4")
         edits = mdf4FieldEdits(f);
+    else if (type == "cdf")
+        edits = cdfFieldEdits(f);
     else if (type == "vhdr" || type == "vmrk")
         edits = brainVisionFieldEdits(f, type);
     else if (type == "eeg")
@@ -246,10 +248,10 @@ std::vector<Case> casesForBytes(const std::vector<std::uint8_t>& bytes, const st
             c.undetectable =
                 c.undetectable || (c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0 && c.offset >= header);
     }
-    if (type == "mdf4") // no checksum: a flipped or overwritten byte of data or of a field read as data is data
+    if (type == "mdf4" || type == "cdf") // no checksum: a changed byte of data or of a field read as data is data
         for (Case& c : cases)
             c.undetectable = c.undetectable || (c.truncateTo == SIZE_MAX && c.what.rfind("field ", 0) != 0);
-    if (type == "mdf4") return cases;
+    if (type == "mdf4" || type == "cdf") return cases;
     if (type == "vhdr" || type == "vmrk" || type == "eeg") {
         // No checksum: changed text or samples read as what they say. A cut is told by the header's DataPoints= (the
         // data) and by a last line without its end (the markers); a header cut where a line ends can only lose text.
@@ -291,6 +293,7 @@ std::vector<Case> casesFor(const Source& source)
         const std::string type = source.kind == SourceKind::Edf           ? "edf"
                                  : source.kind == SourceKind::Tar         ? "tar"
                                  : source.kind == SourceKind::Mdf4        ? "mdf4"
+                                 : source.kind == SourceKind::Cdf         ? "cdf"
                                  : source.kind == SourceKind::BrainVision ? rel.extension().string().substr(1)
                                                                           : mefType(rel);
         for (Case& c : casesForBytes(readFile(file), type)) {

@@ -10,7 +10,7 @@
 
 namespace lv::corpus {
 
-enum class SourceKind { Mef, Tar, Edf, Mdf4, BrainVision };
+enum class SourceKind { Mef, Tar, Edf, Mdf4, BrainVision, Cdf };
 
 // One clean input: `root` (a folder or file in the run's clean area) is what the commands are given (BrainVision:
 // root is the folder of one file set "<root name>.vhdr/.vmrk/.eeg", and the commands are given the header).
@@ -49,8 +49,8 @@ struct Case {
 // Every case for every file of `source`, in a fixed order.
 std::vector<Case> casesFor(const Source& source);
 
-// The cases for one file's bytes (`type`: "tmet", "tidx", "tdat", "rdat", "ridx", "edf", "tar", "mdf4"); `file` and
-// `source` are left for the caller to set.
+// The cases for one file's bytes (`type`: "tmet", "tidx", "tdat", "rdat", "ridx", "edf", "tar", "mdf4", "cdf"); `file`
+// and `source` are left for the caller to set.
 std::vector<Case> casesForBytes(const std::vector<std::uint8_t>& bytes, const std::string& type);
 
 // MEF file type of a path by its extension ("tmet", ...), or empty.

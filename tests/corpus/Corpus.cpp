@@ -62,7 +62,7 @@ std::string statsValues(const std::string& out)
 
 std::string outputExtension(const Source& source)
 {
-    if (source.kind == SourceKind::Mdf4) return ".mf4";
+    if (source.kind == SourceKind::Mdf4 || source.kind == SourceKind::Cdf) return ".mf4"; // takes irregular channels
     if (source.kind == SourceKind::BrainVision) return ".vhdr";
     if (source.kind != SourceKind::Edf) return ".mefd";
     return source.root.extension() == ".bdf" ? ".bdf" : ".edf";

@@ -137,6 +137,9 @@ std::vector<Source> makeSources(const Settings& s, const fs::path& testdata)
     copy("two_rates_dz.mf4", SourceKind::Mdf4, testdata / "mdf4/asammdf_two_rates_dz.mf4");
     copy("dSPACE.mf4", SourceKind::Mdf4, testdata / "mdf4/dSPACE_CaptureBlocks.mf4");
     copy("unsorted.mf4", SourceKind::Mdf4, testdata / "mdf4/Vector_SingleDZ_Unsorted.MF4");
+    copy("sis.cdf", SourceKind::Cdf, testdata / "cdf/ac_h2_sis_20101105_v06.cdf");  // CDF 2.5, big-endian
+    copy("utf8.cdf", SourceKind::Cdf, testdata / "cdf/testutf8.cdf");               // CDF 3, GZIP variables
+    copy("compressed.cdf", SourceKind::Cdf, testdata / "cdf/a_compressed_cdf.cdf"); // whole-file GZIP
     // BrainVision as Longview writes it (floats with NaN runs, gaps as dated segments, markers), of the synth session.
     fs::create_directories(clean / "bv");
     if (fs::exists(clean / "synth.mefd") && runCli(s, {"convert", "clean/synth.mefd", "clean/bv/bv.vhdr"}) == 0)

@@ -43,7 +43,7 @@ bool convert(const CountCoding& c, const std::uint8_t* p, std::size_t stride, co
         if (value == fill || value == pad) continue;
         if constexpr (kCounts) {
             if (c.step == 1.0) {
-                out[r] = static_cast<std::int32_t>(stored);
+                out[r] = static_cast<std::int32_t>(stored); // NOLINT(bugprone-signed-char-misuse): INT1 is signed
                 continue;
             }
         }

@@ -172,7 +172,8 @@ core::Result<bool> CdfOpener::addVariable(std::size_t index)
         ch.name = componentName(v, k);
         ch.unit = core::utf8OrLatin1(unit);
         ch.group = values > 1 ? "variable " + v.name : std::string();
-        ch.description = field.empty() ? about : about.empty() || about == field ? field : field + ": " + about;
+        ch.description = field.empty() ? about : field;
+        if (!field.empty() && !about.empty() && about != field) ch.description.append(": ").append(about);
         if (low && high)
             ch.description += std::string(ch.description.empty() ? "" : "; ") + "valid " + core::formatNumber(*low, 9) +
                               " to " + core::formatNumber(*high, 9);

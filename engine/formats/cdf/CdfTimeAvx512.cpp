@@ -1,4 +1,5 @@
-// The CDF time kernels for AVX512 (this file alone is compiled with its flags; see CdfTimeBatch.h).
+// The CDF time kernels for AVX-512 F/DQ/VL/BW (this file alone is compiled with their flags; see CdfTimeBatch.h);
+// xsimd's avx512dq architecture: its avx512bw blend does not compile for `long long` (int64_t on Windows).
 // GCC 12 sees an uninitialised operand inside its own _mm512_roundscale_pd (xsimd's floor and round): a false
 // positive of the intrinsic's header.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -12,12 +13,12 @@ namespace lv::formats::cdf::avx512 {
 
 void tt2000ToUnixNs(const std::int64_t* in, std::size_t count, std::int64_t* out)
 {
-    tt2000Batches<xsimd::avx512bw>(in, count, out);
+    tt2000Batches<xsimd::avx512dq>(in, count, out);
 }
 
 void epochToUnixNs(const double* in, std::size_t count, std::int64_t* out)
 {
-    epochBatches<xsimd::avx512bw>(in, count, out);
+    epochBatches<xsimd::avx512dq>(in, count, out);
 }
 
 } // namespace lv::formats::cdf::avx512

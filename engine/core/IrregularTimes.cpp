@@ -46,4 +46,16 @@ IrregularLayout layoutOfTimes(std::span<const std::int64_t> timesNs, double gapF
     return layout;
 }
 
+void describeIrregular(ChannelInfo& ch, std::span<const std::int64_t> timesNs)
+{
+    const IrregularLayout layout = layoutOfTimes(timesNs, kIrregularGapFactor);
+    ch.irregular = true;
+    ch.fs = layout.fs;
+    ch.start = nsToUs(timesNs.front());
+    ch.end = layout.segments.back().end;
+    ch.segments = layout.segments;
+    ch.gaps = layout.gaps;
+    ch.sampleCount = ch.gridLength = static_cast<std::int64_t>(timesNs.size());
+}
+
 } // namespace lv::core

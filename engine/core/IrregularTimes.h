@@ -1,6 +1,7 @@
 // The layout of an irregular channel's sample times: median interval, segments and gaps.
 #pragma once
 
+#include "core/RecordingInfo.h"
 #include "core/Time.h"
 
 #include <cstdint>
@@ -19,6 +20,10 @@ struct IrregularLayout {
 
 // The layout of `timesNs` (non-decreasing, ns since 1970); `gapFactor` median intervals or more apart is a gap.
 IrregularLayout layoutOfTimes(std::span<const std::int64_t> timesNs, double gapFactor);
+
+// An irregular channel's rate, start, end, segments, gaps and counts from its sample times (non-empty; timeBase is
+// the caller's).
+void describeIrregular(ChannelInfo& ch, std::span<const std::int64_t> timesNs);
 
 // The median interval of non-decreasing times (0 for fewer than two), exact for up to 2^20 intervals, else over an
 // even sample of them.

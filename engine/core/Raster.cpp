@@ -81,4 +81,18 @@ std::optional<Raster> fitRaster(std::span<const double> times)
     return std::nullopt;
 }
 
+void describeRuns(ChannelInfo& ch, std::span<const RasterRun> runs)
+{
+    const SampleGrid grid = ch.grid();
+    std::int64_t end = 0;
+    for (const RasterRun& run : runs) {
+        if (run.firstGrid > end) ch.gaps.push_back({grid.timeOf(end), grid.timeOf(run.firstGrid)});
+        ch.segments.push_back({grid.timeOf(run.firstGrid), grid.timeOf(run.firstGrid + run.count)});
+        end = run.firstGrid + run.count;
+        ch.sampleCount += run.count;
+    }
+    ch.gridLength = end;
+    ch.end = grid.timeOf(end);
+}
+
 } // namespace lv::core

@@ -2,6 +2,8 @@
 // gaps allowed), and where.
 #pragma once
 
+#include "core/RecordingInfo.h"
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -31,5 +33,9 @@ inline constexpr double kRasterJitter = 1e-3;
 // nullopt for irregular times (events, values on change), times that go back, NaN or a rate outside
 // plausibleSamplingRate. One record is a raster of 1 Hz.
 std::optional<Raster> fitRaster(std::span<const double> times);
+
+// A grid channel's segments, gaps, sample count, grid length and end from its raster's runs (ch.start and ch.fs set:
+// run k's grid points are ch.grid()'s).
+void describeRuns(ChannelInfo& ch, std::span<const RasterRun> runs);
 
 } // namespace lv::core

@@ -241,29 +241,13 @@ void CdfOpener::describe(core::ChannelInfo& ch, const CdfRecording::TimeAxis& ax
 {
     const std::vector<std::int64_t>& times = *axis.timesNs;
     if (axis.irregular) {
-        const core::IrregularLayout layout = core::layoutOfTimes(times, core::kIrregularGapFactor);
-        ch.irregular = true;
+        core::describeIrregular(ch, times);
         ch.timeBase = static_cast<int>(&axis - m_r.m_axes.data());
-        ch.fs = layout.fs;
-        ch.start = core::nsToUs(times.front());
-        ch.end = layout.segments.back().end;
-        ch.segments = layout.segments;
-        ch.gaps = layout.gaps;
-        ch.sampleCount = ch.gridLength = static_cast<std::int64_t>(times.size());
         return;
     }
     ch.fs = m_rates.at(static_cast<std::size_t>(&axis - m_r.m_axes.data()));
     ch.start = core::nsToUs(times.front());
-    const core::SampleGrid grid = ch.grid();
-    std::int64_t end = 0;
-    for (const core::RasterRun& run : axis.runs) {
-        if (run.firstGrid > end) ch.gaps.push_back({grid.timeOf(end), grid.timeOf(run.firstGrid)});
-        ch.segments.push_back({grid.timeOf(run.firstGrid), grid.timeOf(run.firstGrid + run.count)});
-        end = run.firstGrid + run.count;
-        ch.sampleCount += run.count;
-    }
-    ch.gridLength = end;
-    ch.end = grid.timeOf(end);
+    core::describeRuns(ch, axis.runs);
 }
 
 core::Result<std::unique_ptr<CdfRecording>> openCdf(const std::string& path)

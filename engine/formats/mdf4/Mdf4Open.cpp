@@ -400,32 +400,6 @@ private:
         return unique;
     }
 
-    static void describeGrid(core::ChannelInfo& ch, const core::Raster& raster, const core::SampleGrid& grid)
-    {
-        std::int64_t end = 0;
-        for (const core::RasterRun& run : raster.runs) {
-            if (run.firstGrid > end) ch.gaps.push_back({grid.timeOf(end), grid.timeOf(run.firstGrid)});
-            ch.segments.push_back({grid.timeOf(run.firstGrid), grid.timeOf(run.firstGrid + run.count)});
-            end = run.firstGrid + run.count;
-            ch.sampleCount += run.count;
-        }
-        ch.gridLength = end;
-        ch.end = grid.timeOf(end);
-    }
-
-    void describeIrregular(core::ChannelInfo& ch, const std::vector<std::int64_t>& timesNs) const
-    {
-        const core::IrregularLayout layout = core::layoutOfTimes(timesNs, core::kIrregularGapFactor);
-        ch.irregular = true;
-        ch.timeBase = static_cast<int>(m_r.m_groups.size());
-        ch.fs = layout.fs;
-        ch.start = core::nsToUs(timesNs.front());
-        ch.end = layout.segments.back().end;
-        ch.segments = layout.segments;
-        ch.gaps = layout.gaps;
-        ch.sampleCount = ch.gridLength = static_cast<std::int64_t>(timesNs.size());
-    }
-
     // What the session browser says of a channel group: "channel group 3 (name), source S: comment" (the group's
     // source, or a channel's own).
     std::string groupLabel(const ChannelGroup& cg, const Source& from) const
@@ -449,9 +423,10 @@ private:
         ch.description = c.comment;
         ch.group = c.source.present ? groupLabel(cg, c.source) : label; // a channel's own source over its group's
         if (group.timesNs) {
-            describeIrregular(ch, *group.timesNs);
+            core::describeIrregular(ch, *group.timesNs);
+            ch.timeBase = static_cast<int>(m_r.m_groups.size());
         } else {
-            describeGrid(ch, raster, grid);
+            core::describeRuns(ch, raster.runs);
         }
         Mdf4Recording::ChannelRef ref{m_r.m_groups.size(), static_cast<std::size_t>(&c - cg.channels.data()),
                                       Mdf4Recording::Mapping::Counts};

@@ -6,6 +6,7 @@
 #include "formats/RecordingOpener.h"
 #include "formats/brainvision/BvRecording.h"
 #include "support/MemoryRecording.h"
+#include "support/RecordingReads.h"
 
 #include <gtest/gtest.h>
 
@@ -31,14 +32,6 @@ std::unique_ptr<bv::BvRecording> reopen(const std::string& header)
     auto r = bv::openBrainVision(header);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().describe());
     return r.ok() ? std::move(*r) : nullptr;
-}
-
-std::vector<std::int32_t> grid(core::Recording& r, std::size_t c)
-{
-    std::vector<std::int32_t> v(static_cast<std::size_t>(r.info().channels[c].gridLength));
-    const core::RawSlice s{c, 0, v};
-    EXPECT_TRUE(r.readRaw(std::span(&s, 1), {}).ok());
-    return v;
 }
 
 std::string text(const fs::path& p)
@@ -80,7 +73,7 @@ TEST(BrainVisionExport, CountsWithoutOffsetRoundTripExactlyWithTheirGapsAndMarke
     EXPECT_EQ(a.conversionFactor, 0.5);
     EXPECT_EQ(a.segments, m.description.channels[0].segments);
     EXPECT_EQ(a.gaps, m.description.channels[0].gaps);
-    for (std::size_t c = 0; c < 2; ++c) EXPECT_EQ(grid(*r, c), m.grids[c]) << c;
+    for (std::size_t c = 0; c < 2; ++c) EXPECT_EQ(lv::test::everyCount(*r, c), m.grids[c]) << c;
     const auto& marks = r->info().annotations;
     ASSERT_EQ(marks.size(), 4u);
     EXPECT_EQ(marks[0].time, m.description.annotations[0].time);
@@ -120,7 +113,8 @@ TEST(BrainVisionExport, ASampleMissingWhereOthersArePresentWritesFloatsWithNaN)
     ASSERT_TRUE(r);
     EXPECT_EQ(r->info().channels[1].segments.size(), 1u);
     for (std::size_t c = 0; c < 2; ++c) {
-        const std::vector<double> back = core::toPhysical({c, 0, grid(*r, c)}, r->info().channels[c].conversionFactor);
+        const std::vector<double> back =
+            core::toPhysical({c, 0, lv::test::everyCount(*r, c)}, r->info().channels[c].conversionFactor);
         const std::vector<double> source = core::toPhysical({c, 0, m.grids[c]}, 0.5);
         for (std::size_t i = 0; i < back.size(); ++i)
             if (std::isnan(source[i]))
@@ -151,7 +145,7 @@ TEST(BrainVisionExport, EdfCountsAreSixteenBitsUntilOneDoesNotFit)
     EXPECT_NE(text(dir.path() / "wide.vhdr").find("BinaryFormat=INT_32\r\n"), std::string::npos);
     auto r = reopen((dir.path() / "wide.vhdr").string());
     ASSERT_TRUE(r);
-    EXPECT_EQ(grid(*r, 0), m.grids[0]);
+    EXPECT_EQ(lv::test::everyCount(*r, 0), m.grids[0]);
     EXPECT_EQ(wide->warnings.back(),
               (dir.path() / "wide.vhdr").string() + ": written as INT_32 (not INT_16): counts exceed 16 bits");
 }
@@ -220,7 +214,7 @@ TEST(BrainVisionExport, MefReferenceSessionsRoundTripExactly)
         for (std::size_t c = 0; c < in.channels.size(); ++c) {
             EXPECT_EQ(back->info().channels[c].gaps, in.channels[c].gaps); // a NaN run in a segment too
             EXPECT_EQ(back->info().channels[c].conversionFactor, in.channels[c].conversionFactor);
-            const std::vector<std::int32_t> a = grid(**source, c), b = grid(*back, c);
+            const std::vector<std::int32_t> a = lv::test::everyCount(**source, c), b = lv::test::everyCount(*back, c);
             ASSERT_EQ(a.size(), b.size());
             EXPECT_EQ(a, b);
             ASSERT_EQ(mne.values[c].size(), ours[c].size());

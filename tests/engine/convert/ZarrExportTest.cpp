@@ -4,6 +4,7 @@
 #include "convert/Targets.h"
 #include "formats/RecordingOpener.h"
 #include "support/MemoryRecording.h"
+#include "support/RecordingReads.h"
 #include "support/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -58,14 +59,6 @@ std::vector<std::string> dump(const std::string& store, const std::string& array
     return values;
 }
 
-std::vector<std::int32_t> counts(core::Recording& r, std::size_t c)
-{
-    std::vector<std::int32_t> v(static_cast<std::size_t>(r.info().channels[c].gridLength));
-    const core::RawSlice s{c, 0, v};
-    EXPECT_TRUE(r.readRaw(std::span(&s, 1), {}).ok());
-    return v;
-}
-
 // The store's listing: no spec problem, and the node of each array by path.
 std::map<std::string, nlohmann::json> nodes(const std::string& store)
 {
@@ -87,7 +80,7 @@ void expectStoreHolds(core::Recording& r, const std::string& store, ZarrValues v
     for (std::size_t c = 0; c < std::min(channels, r.info().channels.size()); ++c) {
         const core::ChannelInfo& ch = r.info().channels[c];
         SCOPED_TRACE(ch.name);
-        const std::vector<std::int32_t> want = counts(r, c);
+        const std::vector<std::int32_t> want = lv::test::everyCount(r, c);
         const bool missing = std::count(want.begin(), want.end(), core::kNoSample) > 0;
         ASSERT_TRUE(listing.count("/" + ch.name)) << "no array " << ch.name;
         const nlohmann::json& node = listing.at("/" + ch.name);

@@ -6,6 +6,7 @@
 #include "formats/cdf/CdfRecording.h"
 #include "formats/cdf/CdfTime.h"
 #include "io/ByteSource.h"
+#include "support/RecordingReads.h"
 #include "support/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -32,14 +33,6 @@ formats::OpenRequest request(const std::string& name)
     return r;
 }
 
-std::vector<std::int32_t> allCounts(core::Recording& r, std::size_t channel)
-{
-    std::vector<std::int32_t> out(static_cast<std::size_t>(r.info().channels[channel].gridLength));
-    const core::RawSlice slice{channel, 0, out};
-    EXPECT_TRUE(r.readRaw(std::span(&slice, 1), {}).ok());
-    return out;
-}
-
 // Counts times the channel's factor are the file's values (within half a step where floats are rounded), missing
 // where the value is the FILLVAL or the record is not held.
 void expectChannelIsVariable(CdfRecording& r, const std::string& channel, const std::string& variable,
@@ -49,7 +42,7 @@ void expectChannelIsVariable(CdfRecording& r, const std::string& channel, const 
     ASSERT_GE(c, 0) << channel;
     const auto& v = *r.file().structure().variable(variable);
     const auto values = *r.file().numbers(v, index);
-    const auto counts = allCounts(r, static_cast<std::size_t>(c));
+    const auto counts = lv::test::everyCount(r, static_cast<std::size_t>(c));
     const double step = r.info().channels[static_cast<std::size_t>(c)].conversionFactor;
     ASSERT_EQ(counts.size(), values.size());
     std::size_t missing = 0;
@@ -87,7 +80,7 @@ TEST(CdfRecording, HourlyBigEndianColumnMajorEpochsAreAGrid)
     for (std::size_t k = 0; k < info.channels.size(); ++k) slices.push_back({k, 3, together[k]});
     ASSERT_TRUE(r->readRaw(slices, {}).ok());
     for (std::size_t k = 0; k < info.channels.size(); ++k) {
-        const auto alone = allCounts(*r, k);
+        const auto alone = lv::test::everyCount(*r, k);
         ASSERT_TRUE(std::equal(together[k].begin(), together[k].end(), alone.begin() + 3)) << info.channels[k].name;
     }
 }

@@ -60,7 +60,7 @@ std::vector<std::int64_t> tt2000Inputs(std::mt19937_64& rng, std::size_t n)
             t = -946727959814622001 + near(rng) * 1000;
             break; // 1970
         case 2:
-            t = std::numeric_limits<std::int64_t>::max() - near(rng);
+            t = std::numeric_limits<std::int64_t>::max() - std::abs(near(rng));
             break;
         case 3:
         case 4:

@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as a CDF file: the magic numbers and a whole-file compressed image, the
 // descriptor records (CDR, GDR, VDRs, VXR trees, CPRs, ADRs, AEDRs), every variable's first records (VVRs, CVVRs
-// inflated), its numbers and epochs; then the file opened as a recording and every sample read.
+// inflated), its numbers and epochs; then the file opened as a recording, every sample read and blocks decoded.
 #include "core/Recording.h"
 #include "formats/cdf/CdfFile.h"
 #include "formats/cdf/CdfRecording.h"
@@ -33,5 +33,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& ch : (*recording)->info().channels)
         if (ch.gridLength < 0 || ch.sampleCount > ch.gridLength) __builtin_trap();
     (void)lv::core::readEverySample(**recording, {});
+    std::vector<std::int32_t> block; // the viewer's blocks: the first and last of each channel
+    for (std::size_t c = 0; c < (*recording)->info().channels.size(); ++c) {
+        const auto blocks = (*recording)->blocks(c);
+        for (const std::size_t b : {std::size_t{0}, blocks.size() - 1}) {
+            if (b >= blocks.size()) continue;
+            block.resize(blocks[b].count);
+            (void)(*recording)->decodeBlock(c, b, block, {});
+        }
+    }
     return 0;
 }

@@ -231,7 +231,13 @@ core::Result<std::optional<std::size_t>> CdfOpener::axisOf(std::size_t epoch, st
         m_rates[m_r.m_axes.size()] = raster->fs;
     } else {
         axis.irregular = true;
+        axis.runs = {core::RasterRun{0, 0, records}}; // sample i is record i
     }
+    for (const core::RasterRun& run : axis.runs)
+        for (std::int64_t at = 0; at < run.count; at += CdfRecording::kBlockRecords)
+            axis.blocks.push_back({run.firstGrid + at,
+                                   static_cast<std::uint32_t>(std::min(CdfRecording::kBlockRecords, run.count - at)), 0,
+                                   0, false});
     made = m_r.m_axes.size();
     m_r.m_axes.push_back(std::move(axis));
     return made;

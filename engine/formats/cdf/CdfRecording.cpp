@@ -112,6 +112,24 @@ bool CdfRecording::toCounts(std::size_t channel, const std::uint8_t* records, co
     return valuesToCounts(coding, records + ref.element * v.valueBytes(), v.recordBytes(), held, count, out);
 }
 
+std::span<const core::BlockSpan> CdfRecording::blocks(std::size_t channel) const
+{
+    if (channel >= m_channels.size()) return {};
+    return m_axes[m_channels[channel].axis].blocks;
+}
+
+core::Status CdfRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                                       const core::ReadControl& /*control*/) const
+{
+    const std::span<const core::BlockSpan> all = blocks(channel);
+    if (block >= all.size() || out.size() < all[block].count)
+        return core::makeError(core::ErrorCode::InvalidArgument, "no block " + std::to_string(block) + " of channel " +
+                                                                     std::to_string(channel) + " fits that buffer");
+    const core::RawSlice slice{channel, all[block].first, out.first(all[block].count)};
+    const std::size_t only = 0;
+    return readGroup(std::span(&slice, 1), std::span(&only, 1));
+}
+
 core::Status CdfRecording::readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control)
 {
     for (const core::TimeSlice& slice : slices) {

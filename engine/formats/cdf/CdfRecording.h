@@ -3,6 +3,7 @@
 // channels. The epochs are read at open; values are read when a window needs them.
 #pragma once
 
+#include "core/BlockSource.h"
 #include "core/Raster.h"
 #include "core/Recording.h"
 #include "formats/cdf/CdfFile.h"
@@ -16,13 +17,21 @@
 
 namespace lv::formats::cdf {
 
-class CdfRecording final : public core::Recording {
+class CdfRecording final : public core::Recording, public core::BlockSource {
 public:
     const core::RecordingInfo& info() const override { return m_info; }
     core::Status readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control) override;
     std::vector<std::string> takeWarnings() override;
     core::Status readTimes(std::span<const core::TimeSlice> slices, const core::ReadControl& control) override;
     core::Result<core::SampleSpan> samplesIn(std::size_t channel, core::TimeRange range) override;
+    const core::BlockSource* blockSource() const override { return this; }
+    // Blocks of at most kBlockRecords records inside a raster run (grid axes) or over the samples (irregular ones),
+    // the same for every channel of an axis; no stored extrema.
+    std::span<const core::BlockSpan> blocks(std::size_t channel) const override;
+    bool storesExtrema() const override { return false; }
+    core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                             const core::ReadControl& control) const override;
+    static constexpr std::int64_t kBlockRecords = 4096;
 
     const CdfFile& file() const { return m_file; }
     // The warnings of info() that say what this reader leaves out or rounds (variables that are not channels,
@@ -39,6 +48,7 @@ private:
         std::shared_ptr<const std::vector<std::int64_t>> timesNs;
         bool irregular = false;
         std::vector<core::RasterRun> runs; // grid axes: records on grid points
+        std::vector<core::BlockSpan> blocks;
     };
     struct ChannelRef {
         std::size_t variable = 0, axis = 0;

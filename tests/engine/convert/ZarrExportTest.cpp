@@ -195,6 +195,30 @@ TEST(ZarrExport, IrregularChannelsHaveTheirTimesToTheNanosecond)
     EXPECT_EQ(nodes(out).at("/" + ch.name)["attributes"]["times"], ch.name + ".time");
 }
 
+// The checker itself on stores the reference implementations wrote (testdata/zarr's NOTICE gives their values):
+// python3-zarr's v2 store and zarrita's v3 one, unwritten chunks as the fill value.
+TEST(ZarrExport, TheCheckerReadsTheReferenceImplementationsStores)
+{
+    const std::string v2 = (lv::test::testdata() / "zarr/v2_python-zarr_zstd.zarr").string();
+    const auto signals = dump(v2, "recording/signals");
+    ASSERT_EQ(signals.size(), 2500u);
+    for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{2499}}) {
+        std::string row;
+        for (int k : {1, 7, 31, 127})
+            row += (row.empty() ? "" : " ") + std::to_string(static_cast<long>((i * k) % 60001) - 30000);
+        EXPECT_EQ(signals[i], row) << i;
+    }
+    const auto time = dump(v2, "recording/time");
+    ASSERT_EQ(time.size(), 2500u);
+    EXPECT_EQ(time[1], "0.00390625");
+    EXPECT_EQ(time[1500], "NaN"); // chunk 1 never written
+    const std::string v3 = (lv::test::testdata() / "zarr/v3_zarrita_zstd_nan.zarr").string();
+    const auto index = dump(v3, "recording/sample_index");
+    ASSERT_EQ(index.size(), 2500u);
+    EXPECT_EQ(index[3], std::to_string(3 * 1000000007LL));
+    EXPECT_EQ(nodes(v3).at("/recording")["attributes"]["start_time"], "2024-03-01T10:20:30.250Z");
+}
+
 TEST(ZarrExport, AnExistingOutputIsRefusedAndACancelledWriteLeavesNothing)
 {
     auto source = openReference("mef3/legacy/multi_segment.mefd");

@@ -111,6 +111,34 @@ TEST(CdfRecording, Tt2000AcrossALeapSecondIsAnIrregularChannelWithTheReadersTime
     expectChannelIsVariable(*r, "Longitude1[1]", "Longitude1", 1, std::nan(""));
 }
 
+// The viewer's blocks: in order, inside the channel's samples, every present sample in one, each decoding to what
+// readRaw gives there; the same on a grid and on irregular epochs.
+TEST(CdfRecording, BlocksCoverEverySampleAndDecodeAsReadsDo)
+{
+    for (const char* name : {"ge_k0_cpi_19921231_v02.cdf", "testutf8.cdf"}) {
+        auto r = open(name);
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->blockSource(), r.get());
+        for (std::size_t c = 0; c < r->info().channels.size(); ++c) {
+            const core::ChannelInfo& ch = r->info().channels[c];
+            const std::vector<std::int32_t> all = lv::test::everyCount(*r, c);
+            std::int64_t covered = 0, end = 0;
+            for (std::size_t b = 0; b < r->blocks(c).size(); ++b) {
+                const core::BlockSpan span = r->blocks(c)[b];
+                ASSERT_GE(span.first, end) << ch.name;
+                ASSERT_LE(span.first + span.count, ch.gridLength) << ch.name;
+                std::vector<std::int32_t> decoded(span.count);
+                ASSERT_TRUE(r->decodeBlock(c, b, decoded, {}).ok());
+                EXPECT_TRUE(std::equal(decoded.begin(), decoded.end(), all.begin() + span.first))
+                    << ch.name << " " << b;
+                covered += span.count;
+                end = span.first + span.count;
+            }
+            EXPECT_EQ(covered, ch.sampleCount) << ch.name;
+        }
+    }
+}
+
 TEST(CdfRecording, OpenRecordingReadsCdfByContentAndRefusesOtherFilesByName)
 {
     auto r = formats::openRecording(request("ia_k0_epi_19970102_v01.cdf"));

@@ -180,7 +180,7 @@ TEST(Cli, ConvertToMefWithPasswordsAndBlockLength)
     EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out, text, true), 2);
     EXPECT_NE(text.find(out + ": the output already exists; choose a new name"), std::string::npos) << text;
     EXPECT_EQ(runCli("convert " + ref("mef3/meflib/meflib_rto.mefd") + " " + out + ".gdf", text, true), 2);
-    EXPECT_NE(text.find("use a .csv, .mefd, .edf, .bdf, .mf4 or .vhdr name"), std::string::npos) << text;
+    EXPECT_NE(text.find("use a .csv, .mefd, .edf, .bdf, .mf4, .vhdr or .zarr name"), std::string::npos) << text;
 }
 
 TEST(Cli, ArchiveReadsInPlaceAndExtracts)

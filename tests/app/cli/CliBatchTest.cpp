@@ -190,8 +190,9 @@ TEST_F(CliBatch, UnknownTargetsAndShardsAreUsageErrors)
     EXPECT_EQ(runCli("batch --to xyz --out o " + in.string(), out), 2);
     EXPECT_EQ(runCli("batch --to edf --out o --shard 3/3 " + in.string(), out), 2);
     EXPECT_EQ(test::run(std::string(LONGVIEW_CLI) + " batch --to xyz --out o " + in.string() + " 2>&1", &out), 2);
-    EXPECT_EQ(out,
-              "longview-cli: --to \"xyz\" is no target format: use a .csv, .mefd, .edf, .bdf, .mf4, .vhdr or .zarr name\n");
+    EXPECT_EQ(
+        out,
+        "longview-cli: --to \"xyz\" is no target format: use a .csv, .mefd, .edf, .bdf, .mf4, .vhdr or .zarr name\n");
 }
 
 } // namespace

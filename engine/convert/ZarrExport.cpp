@@ -57,16 +57,13 @@ bool fitsInt16(const core::Recording& r, std::size_t channel)
     return listed && fits;
 }
 
-nlohmann::json channelAttributes(const core::ChannelInfo& ch, const core::Recording& r, const ChannelPlan& p,
-                                 bool counts)
+nlohmann::json channelAttributes(const core::ChannelInfo& ch, core::Recording& r, const ChannelPlan& p, bool counts)
 {
     std::int64_t firstNs = 0;
     if (ch.irregular) {
         std::vector<std::int64_t> t(1);
         const core::TimeSlice slice{p.channel, p.span.first, t};
-        firstNs = p.span.count > 0 && const_cast<core::Recording&>(r).readTimes(std::span(&slice, 1), {}).ok()
-                      ? t[0]
-                      : core::usToNs(ch.start);
+        firstNs = p.span.count > 0 && r.readTimes(std::span(&slice, 1), {}).ok() ? t[0] : core::usToNs(ch.start);
     } else {
         firstNs = core::usToNs(ch.grid().timeOf(p.span.first));
     }

@@ -2,6 +2,7 @@
 #include "formats/cdf/CdfCounts.h"
 
 #include "core/Recording.h"
+#include "formats/cdf/CdfLoad.h"
 
 #include <bit>
 #include <cmath>
@@ -11,20 +12,6 @@
 namespace lv::formats::cdf {
 
 namespace {
-
-template <typename T, bool Swap>
-T loadAs(const std::uint8_t* p)
-{
-    using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                                 std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-    U u;
-    std::memcpy(&u, p, sizeof(U));
-    if constexpr (Swap && sizeof(U) == 2) u = __builtin_bswap16(u);
-    if constexpr (Swap && sizeof(U) == 4) u = __builtin_bswap32(u);
-    if constexpr (Swap && sizeof(U) == 8) u = __builtin_bswap64(u);
-    return std::bit_cast<T>(u);
-}
 
 template <typename T, bool Swap>
 bool convert(const CountCoding& c, const std::uint8_t* p, std::size_t stride, const std::uint8_t* held,

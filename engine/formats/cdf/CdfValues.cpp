@@ -2,6 +2,7 @@
 #include "formats/cdf/CdfValues.h"
 
 #include "formats/cdf/CdfCompression.h"
+#include "formats/cdf/CdfLoad.h"
 #include "formats/cdf/CdfTime.h"
 #include "formats/cdf/CdfTimeKernels.h"
 
@@ -16,17 +17,8 @@ namespace {
 template <typename T>
 T load(const std::uint8_t* p, ByteOrder order)
 {
-    using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                                 std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-    U u;
-    std::memcpy(&u, p, sizeof(U));
-    if ((order == ByteOrder::Big) == (std::endian::native == std::endian::little)) {
-        if constexpr (sizeof(U) == 2) u = __builtin_bswap16(u);
-        if constexpr (sizeof(U) == 4) u = __builtin_bswap32(u);
-        if constexpr (sizeof(U) == 8) u = __builtin_bswap64(u);
-    }
-    return std::bit_cast<T>(u);
+    const bool swap = (order == ByteOrder::Big) == (std::endian::native == std::endian::little);
+    return swap ? loadAs<T, true>(p) : loadAs<T, false>(p);
 }
 
 LeafCache::Bytes inflateLeaf(const io::ByteSource& image, const Variable& v, const Leaf& leaf, core::Status& status)

@@ -11,13 +11,16 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <random>
+#include <string>
 #include <unistd.h>
 
 namespace {
@@ -127,38 +130,53 @@ void BM_EdfWindow10s(benchmark::State& state)
 }
 BENCHMARK(BM_EdfWindow10s)->ArgName("channels")->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
-// Kernels on 64 Ki samples (in L2): xsimd against the plain loop GCC vectorises itself, and memcpy of the output.
+// Kernels on 64 Ki samples (in L2), per instruction set (plain loops, the xsimd baseline, AVX2; a level this CPU does
+// not run is skipped), against the floor: memcpy (or memset) of the output.
 constexpr std::size_t kKernelSamples = 1 << 16;
+constexpr lv::core::SimdLevel kLevels[] = {lv::core::SimdLevel::Scalar, lv::core::SimdLevel::Sse2,
+                                           lv::core::SimdLevel::Avx2};
 
-std::vector<std::uint8_t> int16Bytes()
+std::vector<std::uint8_t> randomBytes(std::size_t n)
 {
-    std::vector<std::uint8_t> b(2 * kKernelSamples);
+    std::vector<std::uint8_t> b(n);
     std::mt19937 rng(1);
     for (auto& v : b) v = static_cast<std::uint8_t>(rng());
     return b;
 }
 
-void BM_Widen16(benchmark::State& state)
+// The kernels of level argument `arg` (1..3), or nullopt (skipped) when this CPU does not run it; 0 is the floor.
+std::optional<lv::core::SampleKernelSet> kernelsOf(benchmark::State& state)
 {
-    const auto in = int16Bytes();
+    const auto arg = static_cast<std::size_t>(state.range(0));
+    if (arg == 0) {
+        state.SetLabel("floor");
+        return std::nullopt;
+    }
+    const lv::core::SimdLevel level = kLevels[arg - 1];
+    state.SetLabel(std::string(lv::core::simdLevelName(level)));
+    return lv::core::sampleKernelsFor(level);
+}
+
+void widenBench(benchmark::State& state, std::size_t width)
+{
+    const auto in = randomBytes(width * kKernelSamples);
     std::vector<std::int32_t> out(kKernelSamples);
-    const int kind = static_cast<int>(state.range(0));
+    if (state.range(0) != 0 && !lv::core::cpuRuns(kLevels[state.range(0) - 1])) return state.SkipWithError("no CPU");
+    const auto kernels = kernelsOf(state);
     for (auto _ : state) {
-        if (kind == 0) {
-            std::memcpy(out.data(), in.data(), in.size()); // the output's bytes, written from the input twice
-            std::memcpy(reinterpret_cast<std::uint8_t*>(out.data()) + in.size(), in.data(), in.size());
-        } else if (kind == 1) {
-            for (std::size_t i = 0; i < kKernelSamples; ++i)
-                out[i] = static_cast<std::int16_t>(in[2 * i] | (static_cast<std::uint16_t>(in[2 * i + 1]) << 8));
-        } else {
-            lv::core::widenInt16Le(in.data(), kKernelSamples, out.data());
-        }
+        if (!kernels)
+            std::memcpy(out.data(), in.data(), std::min(in.size(), out.size() * sizeof(std::int32_t)));
+        else
+            (width == 2 ? kernels->widenInt16Le : kernels->widenInt24Le)(in.data(), kKernelSamples, out.data());
         benchmark::ClobberMemory();
     }
-    state.SetLabel(kind == 0 ? "floor: memcpy of the output" : kind == 1 ? "plain loop" : "xsimd");
     state.counters["samples"] = benchmark::Counter(kKernelSamples, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_Widen16)->ArgName("kind")->Arg(0)->Arg(1)->Arg(2);
+
+void BM_Widen16(benchmark::State& state) { widenBench(state, 2); }
+void BM_Widen24(benchmark::State& state) { widenBench(state, 3); }
+BENCHMARK(BM_Widen16)->ArgName("level")->DenseRange(0, 3);
+BENCHMARK(BM_Widen24)->ArgName("level")->DenseRange(0, 3);
 
 void BM_CountsToPhysical(benchmark::State& state)
 {
@@ -166,22 +184,17 @@ void BM_CountsToPhysical(benchmark::State& state)
     std::mt19937 rng(2);
     for (auto& v : in) v = static_cast<std::int32_t>(rng() % 65536) - 32768;
     std::vector<double> out(kKernelSamples);
-    const int kind = static_cast<int>(state.range(0));
-    const double factor = 0.1, offset = -3.0;
+    if (state.range(0) != 0 && !lv::core::cpuRuns(kLevels[state.range(0) - 1])) return state.SkipWithError("no CPU");
+    const auto kernels = kernelsOf(state);
     for (auto _ : state) {
-        if (kind == 0) {
+        if (!kernels)
             std::memset(out.data(), 0, out.size() * sizeof(double));
-        } else if (kind == 1) {
-            for (std::size_t i = 0; i < kKernelSamples; ++i)
-                out[i] = in[i] == lv::core::kNoSample ? std::nan("") : static_cast<double>(in[i]) * factor + offset;
-        } else {
-            lv::core::countsToPhysical(in.data(), kKernelSamples, factor, offset, out.data());
-        }
+        else
+            kernels->countsToPhysical(in.data(), kKernelSamples, 0.1, -3.0, out.data());
         benchmark::ClobberMemory();
     }
-    state.SetLabel(kind == 0 ? "floor: memset of the output" : kind == 1 ? "plain loop" : "xsimd");
     state.counters["samples"] = benchmark::Counter(kKernelSamples, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_CountsToPhysical)->ArgName("kind")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_CountsToPhysical)->ArgName("level")->DenseRange(0, 3);
 
 } // namespace

@@ -26,6 +26,6 @@ echo "windows-check: ${#sources[@]} sources of engine/, app/cli/ and app/common/
 printf '%s\n' "${sources[@]}" | xargs -P "$(nproc)" -I{} sh -c \
   "case {} in *Avx512.cpp) isa='-mavx512f -mavx512dq -mavx512vl -mavx512bw' ;; *Avx2.cpp) isa=-mavx2 ;; *) isa= ;; esac
    $cxx -std=c++20 -fsyntax-only -Wall -Wextra -Werror -msse4.1 -mpclmul -DLV_CRC32_CLMUL=1 -DNOMINMAX \$isa \
-   -DLONGVIEW_CDF_X86_KERNELS -DWIN32_LEAN_AND_MEAN -Iengine -Iapp -I'$work/generated' -isystem '$work/deps' {} ||
+   -DLONGVIEW_CDF_X86_KERNELS -DLONGVIEW_CORE_X86_KERNELS -DWIN32_LEAN_AND_MEAN -Iengine -Iapp -I'$work/generated' -isystem '$work/deps' {} ||
    { echo 'FAILED: {}'; exit 1; }"
 echo "windows-check: all ${#sources[@]} compile for Windows"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <system_error>
 #include <utility>
 
 namespace lv::io {
@@ -13,7 +14,10 @@ using core::ErrorCode;
 
 void AtomicFile::FreeAligned::operator()(char* p) const { ::operator delete[](p, std::align_val_t{kAlign}); }
 
-AtomicFile::~AtomicFile() = default; // m_file closes, then m_temp removes the file unless committed
+AtomicFile::~AtomicFile()
+{
+    (void)waitPending(); // then m_file closes, and m_temp removes the file unless committed
+}
 
 core::Error AtomicFile::failure(const std::string& what, const SystemError& e) const
 {
@@ -40,27 +44,55 @@ void AtomicFile::stopDirect()
     m_direct = false;
 }
 
-// Writes m_piece[0, m_filled) at m_written. Direct: whole blocks; the last piece is padded to a block (the file is
-// cut to its size at finish). Buffered: as it is, and its disk writes are started.
-core::Status AtomicFile::flushPiece(bool last)
+// Writes piece[0, filled) at `at`. Direct: whole blocks; the last piece is padded to a block (the file is cut to its
+// size at finish). Buffered: as it is, and its disk writes are started. Runs on the write-behind thread for full
+// pieces: the caller's thread does not touch m_file or m_direct until it has waited for it.
+core::Status AtomicFile::writePiece(char* piece, std::size_t filled, std::uint64_t at)
 {
-    std::size_t length = m_filled;
+    std::size_t length = filled;
     if (m_direct && length % kAlign != 0) {
-        if (!last) return core::makeError(ErrorCode::WriteFailed, "unaligned piece", m_target); // not reached
         const std::size_t padded = (length + kAlign - 1) / kAlign * kAlign;
-        std::memset(m_piece.get() + length, 0, padded - length);
+        std::memset(piece + length, 0, padded - length);
         length = padded;
     }
-    const auto* piece = reinterpret_cast<const std::uint8_t*>(m_piece.get());
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(piece);
     std::size_t done = 0;
-    SystemError e = m_file.writeAt(m_written, {piece, length}, done);
+    SystemError e = m_file.writeAt(at, {bytes, length}, done);
     if (!e.ok() && e.kind == SystemError::Kind::Unsupported && m_direct && done == 0) { // direct writes refused
         stopDirect();                                                                   // here: buffered from now
-        length = m_filled;
-        e = m_file.writeAt(m_written, {piece, length}, done);
+        length = filled;
+        e = m_file.writeAt(at, {bytes, length}, done);
     }
     if (!e.ok()) return failure("cannot write the output", e);
-    if (!m_direct) m_file.startWriteBack(m_written, m_filled); // so that the sync at the end has little to wait for
+    if (!m_direct) m_file.startWriteBack(at, filled); // so that the sync at the end has little to wait for
+    return {};
+}
+
+core::Status AtomicFile::waitPending()
+{
+    if (!m_pending.valid()) return {};
+    return m_pending.get();
+}
+
+// A full piece goes to the write-behind thread (after the previous one is written) and the spare buffer becomes
+// the piece; the last one is written here, and so is every piece when no second buffer or thread can be had.
+core::Status AtomicFile::flushPiece(bool last)
+{
+    LV_TRY(waitPending());
+    if (!last && !m_spare)
+        m_spare.reset(static_cast<char*>(::operator new[](kPieceBytes, std::align_val_t{kAlign}, std::nothrow)));
+    if (!last && m_spare) {
+        try {
+            m_pending = std::async(std::launch::async, [this, piece = m_piece.get(), filled = m_filled,
+                                                        at = m_written] { return writePiece(piece, filled, at); });
+            std::swap(m_piece, m_spare);
+            m_written += m_filled;
+            m_filled = 0;
+            return {};
+        } catch (const std::system_error&) { // no thread: written here
+        }
+    }
+    LV_TRY(writePiece(m_piece.get(), m_filled, m_written));
     m_written += m_filled;
     m_filled = 0;
     return {};
@@ -90,6 +122,7 @@ core::Status AtomicFile::finish()
         if (SystemError e = m_file.syncAll(); !e.ok()) flushed = failure("cannot finish writing the output", e);
     const SystemError closed = m_file.close();
     m_piece.reset();
+    m_spare.reset();
     if (!flushed) return flushed.error();
     if (!closed.ok()) return failure("cannot finish writing the output", closed);
     m_finished = true;

@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#if !defined(_WIN32)
+#include <csignal>
+#include <sys/resource.h>
+#endif
+
 namespace lv::io {
 namespace {
 
@@ -79,6 +84,36 @@ TEST(AtomicFile, AWriteAfterFinishIsRefused)
     EXPECT_TRUE(f.commit().ok());
     EXPECT_EQ(fs::file_size(dir.path() / "x"), 0u);
 }
+
+#if !defined(_WIN32)
+// A piece written behind (on its own thread) that fails, here past a 12 MiB file size limit: the failure is returned
+// by a later write or by finish, naming the target, and nothing is left behind.
+TEST(AtomicFile, AFailedWriteBehindIsReturnedAndLeavesNothing)
+{
+    test::TempDir dir;
+    const fs::path target = dir.path() / "big.csv";
+    rlimit before{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+    rlimit limited = before;
+    limited.rlim_cur = rlim_t{12} << 20;
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // the write then fails with EFBIG
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
+    core::Status failed;
+    {
+        AtomicFile f;
+        ASSERT_TRUE(f.open(target.string()).ok());
+        const std::string mib(std::size_t{1} << 20, 'x');
+        for (int i = 0; i < 30 && failed.ok(); ++i) failed = f.write(mib);
+        if (failed.ok()) failed = f.finish();
+    }
+    setrlimit(RLIMIT_FSIZE, &before);
+    std::signal(SIGXFSZ, oldHandler);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_EQ(failed.error().path, target.string());
+    EXPECT_EQ(failed.error().message.rfind("cannot write the output: ", 0), 0u) << failed.error().message;
+    EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+#endif
 
 } // namespace
 } // namespace lv::io

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <string_view>
 #include <tuple>
 #include <unordered_set>
 
@@ -70,6 +71,7 @@ public:
         info.end = info.start;
         info.description = plainText(s.comment);
         info.channels.reserve(s.channelCount()); // at most one per CN: no regrowth of 36,424 ChannelInfo
+        m_names.reserve(s.channelCount());
         m_r.m_channels.reserve(s.channelCount());
         for (std::size_t d = 0; d < s.dataGroups.size(); ++d) LV_TRY(openDataGroup(d));
         for (const core::ChannelInfo& c : info.channels) info.end = std::max(info.end, c.end);
@@ -391,13 +393,18 @@ private:
         m_r.m_extremaBlocks.push_back(std::move(blocks));
     }
 
-    std::string uniqueName(const std::string& name, std::size_t dg)
+    // `name`, or when a channel already has it "name [group D]" ("name [group D #n]"): set as `ch`'s name and
+    // remembered (a view of ch.name: the channels' vector is reserved for every CN at open and never moves).
+    void setUniqueName(core::ChannelInfo& ch, const std::string& name, std::size_t dg)
     {
-        if (m_names.insert(name).second) return name;
-        std::string unique = name + " [group " + std::to_string(dg) + "]";
-        for (int n = 2; !m_names.insert(unique).second; ++n)
-            unique = name + " [group " + std::to_string(dg) + " #" + std::to_string(n) + "]";
-        return unique;
+        if (!m_names.contains(name)) {
+            ch.name = name;
+        } else {
+            ch.name = name + " [group " + std::to_string(dg) + "]";
+            for (int n = 2; m_names.contains(ch.name); ++n)
+                ch.name = name + " [group " + std::to_string(dg) + " #" + std::to_string(n) + "]";
+        }
+        m_names.insert(ch.name);
     }
 
     // What the session browser says of a channel group: "channel group 3 (name), source S: comment" (the group's
@@ -416,7 +423,7 @@ private:
     {
         const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
         core::ChannelInfo& ch = m_r.m_info.channels.emplace_back(); // in place: 36,424 of them in wide files
-        ch.name = uniqueName(c.name, group.dataGroup);
+        setUniqueName(ch, c.name, group.dataGroup);
         ch.fs = raster.fs;
         ch.unit = c.unit;
         ch.start = grid.origin;
@@ -452,7 +459,7 @@ private:
     }
 
     Mdf4Recording& m_r;
-    std::unordered_set<std::string> m_names;
+    std::unordered_set<std::string_view> m_names;     // the channels' names so far (views of their ChannelInfo)
     std::map<std::uint64_t, std::size_t> m_channelAt; // CN block offset -> the channel's index in the recording
     std::size_t m_groupNumber = 0;                    // of the channel group being opened, VLSD groups counted
     std::vector<core::Annotation> m_texts;            // text channels' strings
@@ -468,7 +475,7 @@ core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file)
 {
     auto r = std::unique_ptr<Mdf4Recording>(new Mdf4Recording());
-    r->m_file = io::windowedSource(file); // the block tree's thousands of small blocks: a few large reads
+    r->m_file = io::windowedSource(file, std::uint64_t{64} << 10); // the tree: a few large reads, not one per block
     r->m_info.path = file->path();
     auto structure = readStructure(*r->m_file);
     if (!structure) return structure.error();

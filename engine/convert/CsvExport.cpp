@@ -3,6 +3,7 @@
 
 #include "convert/CsvCell.h"
 #include "convert/CsvNumber.h"
+#include "convert/CsvPieces.h"
 #include "convert/CsvSideFiles.h"
 #include "convert/CsvTables.h"
 #include "core/TimeFormat.h"
@@ -162,25 +163,6 @@ core::Status commitAll(const std::vector<io::AtomicFile*>& files)
     return {};
 }
 
-// formatRows over `runner`: the chunk's rows cut into pieces (two per thread), each formatted into its own text;
-// written in order they are the same bytes as one formatRows call.
-void formatInPieces(std::vector<std::string>& pieces, const std::vector<std::vector<std::int32_t>>& values,
-                    const std::vector<Column>& columns, std::int64_t first, std::int64_t count,
-                    const core::SampleGrid& grid, const CsvOptions& options, core::Uutc start, core::TaskRunner* runner)
-{
-    const std::size_t n =
-        std::max<std::size_t>(1, runner ? std::min<std::size_t>(runner->threadCount() * 2, count) : 1);
-    pieces.resize(n);
-    const auto format = [&](std::size_t k) {
-        const std::int64_t from = count * static_cast<std::int64_t>(k) / static_cast<std::int64_t>(n);
-        const std::int64_t to = count * static_cast<std::int64_t>(k + 1) / static_cast<std::int64_t>(n);
-        pieces[k].clear();
-        formatRows(pieces[k], values, columns, first, from, to, grid, options, start);
-    };
-    if (n == 1) return format(0);
-    runner->parallelFor(n, format);
-}
-
 // The selected channels: all when none are named.
 std::vector<std::size_t> selectedChannels(const core::RecordingInfo& info, const CsvOptions& options)
 {
@@ -254,7 +236,9 @@ core::Status writeGridTable(core::Recording& recording, const GridPlan& plan, co
         text.clear();
         appendDamage(text, recording, options, info.start, damaged);
         LV_TRY(out.write(text));
-        formatInPieces(pieces, values, columns, row, count, plan.grid, options, info.start, control.runner);
+        formatInPieces(pieces, count, control.runner, [&](std::string& text, std::int64_t from, std::int64_t to) {
+            formatRows(text, values, columns, row, from, to, plan.grid, options, info.start);
+        });
         for (const std::string& piece : pieces) LV_TRY(out.write(piece));
         advanced(count * std::ssize(columns));
         if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled");

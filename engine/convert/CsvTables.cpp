@@ -3,6 +3,7 @@
 
 #include "convert/CsvCell.h"
 #include "convert/CsvNumber.h"
+#include "convert/CsvPieces.h"
 #include "core/TimeFormat.h"
 
 #include <algorithm>
@@ -76,21 +77,6 @@ void formatRows(std::string& out, const Chunk& chunk, const std::vector<CountFor
         }
         out += '\n';
     }
-}
-
-// formatRows over the runner: the chunk cut into pieces (two per thread), written in order the same bytes.
-void formatInPieces(std::vector<std::string>& pieces, const Chunk& chunk, const std::vector<CountFormat>& formats,
-                    const CsvOptions& options, core::Uutc origin, core::TaskRunner* runner)
-{
-    const std::size_t rows = chunk.timesNs.size();
-    const std::size_t n = std::max<std::size_t>(1, runner ? std::min<std::size_t>(runner->threadCount() * 2, rows) : 1);
-    pieces.resize(n);
-    const auto format = [&](std::size_t k) {
-        pieces[k].clear();
-        formatRows(pieces[k], chunk, formats, options, origin, rows * k / n, rows * (k + 1) / n);
-    };
-    if (n == 1) return format(0);
-    runner->parallelFor(n, format);
 }
 
 } // namespace
@@ -218,7 +204,11 @@ core::Status writeIrregularTable(core::Recording& recording, const CsvTable& tab
             damaged.push_back(a);
         }
         LV_TRY(out.write(text));
-        formatInPieces(pieces, chunk, formats, options, info.start, control.runner);
+        formatInPieces(pieces, static_cast<std::int64_t>(chunk.timesNs.size()), control.runner,
+                       [&](std::string& text, std::int64_t from, std::int64_t to) {
+                           formatRows(text, chunk, formats, options, info.start, static_cast<std::size_t>(from),
+                                      static_cast<std::size_t>(to));
+                       });
         for (const std::string& piece : pieces) LV_TRY(out.write(piece));
         if (advanced) advanced(count * static_cast<std::int64_t>(table.channels.size()));
         if (control.cancel && control.cancel->cancelled())

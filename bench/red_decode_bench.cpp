@@ -149,6 +149,32 @@ void BM_RedDecodeBatch(benchmark::State& state)
 }
 BENCHMARK(BM_RedDecodeBatch)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
 
+// Encoding the same counts block by block (RedEncoder::encode, as ChannelWriter does on each thread); the bytes are
+// checked equal to the decode benchmarks' blocks once.
+void BM_RedEncode(benchmark::State& state)
+{
+    const std::int64_t stepNv = state.range(0);
+    const std::size_t blockSamples = static_cast<std::size_t>(state.range(1) * static_cast<std::int64_t>(kFs));
+    std::vector<std::vector<std::int32_t>> channels;
+    for (const std::vector<double>& uv : eegChannels())
+        channels.push_back(lv::bench::quantise(uv, static_cast<double>(stepNv) / 1000.0));
+    std::vector<std::uint8_t> out;
+    out.reserve(kTotalSamples * 5);
+    mef3::RedEncoder encoder;
+    for (auto _ : state) {
+        out.clear();
+        for (const auto& counts : channels)
+            for (std::size_t first = 0; first < counts.size(); first += blockSamples)
+                encoder.encode(std::span(counts).subspan(first, std::min(blockSamples, counts.size() - first)),
+                               static_cast<std::int64_t>(first), first == 0, out);
+        benchmark::DoNotOptimize(out.data());
+    }
+    if (out != blockSet(stepNv, state.range(1)).bytes) fail("encoded bytes differ from the decode benchmarks' blocks");
+    state.counters["samples"] =
+        benchmark::Counter(static_cast<double>(kTotalSamples), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_RedEncode)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
+
 // The floor: copying as many int32 samples as BM_RedDecode produces per iteration.
 void BM_Floor_Memcpy(benchmark::State& state)
 {

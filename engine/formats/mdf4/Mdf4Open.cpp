@@ -56,7 +56,8 @@ std::string groupName(std::size_t number, const ChannelGroup& cg)
 
 class Mdf4Opener {
 public:
-    explicit Mdf4Opener(Mdf4Recording& r) : m_r(r) {}
+    // `tree`: the file through windows, for the blocks of the tree (events); data goes straight to m_r.m_file.
+    Mdf4Opener(Mdf4Recording& r, io::ByteSourcePtr tree) : m_r(r), m_tree(std::move(tree)) {}
 
     core::Status run()
     {
@@ -104,7 +105,7 @@ private:
     {
         core::RecordingInfo& info = m_r.m_info;
         info.annotations.insert(info.annotations.end(), m_texts.begin(), m_texts.end()); // sorted with the events
-        auto events = readEvents(*m_r.m_file, m_r.m_structure);
+        auto events = readEvents(*m_tree, m_r.m_structure);
         if (!events) {
             info.warnings.push_back("the events are not read: " + events.error().message);
             std::stable_sort(info.annotations.begin(), info.annotations.end(),
@@ -459,6 +460,7 @@ private:
     }
 
     Mdf4Recording& m_r;
+    io::ByteSourcePtr m_tree;
     std::unordered_set<std::string_view> m_names;     // the channels' names so far (views of their ChannelInfo)
     std::map<std::uint64_t, std::size_t> m_channelAt; // CN block offset -> the channel's index in the recording
     std::size_t m_groupNumber = 0;                    // of the channel group being opened, VLSD groups counted
@@ -475,13 +477,15 @@ core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file)
 {
     auto r = std::unique_ptr<Mdf4Recording>(new Mdf4Recording());
-    r->m_file = io::windowedSource(file, std::uint64_t{64} << 10); // the tree: a few large reads, not one per block
+    // The tree's blocks through a few large reads, not one per block; data (DZ headers and the masters' columns,
+    // scattered between the groups' trees) straight from the file: through windows, most of each window was data.
+    const io::ByteSourcePtr tree = io::windowedSource(file, std::uint64_t{64} << 10);
+    r->m_file = file;
     r->m_info.path = file->path();
-    auto structure = readStructure(*r->m_file);
+    auto structure = readStructure(*tree);
     if (!structure) return structure.error();
     r->m_structure = std::move(*structure);
-    LV_TRY(Mdf4Opener(*r).run());
-    r->m_file = file; // reads of data are large: straight to the file
+    LV_TRY(Mdf4Opener(*r, tree).run());
     return r;
 }
 

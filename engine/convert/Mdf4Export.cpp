@@ -88,6 +88,10 @@ mdf4::ChannelSpec channelSpec(const core::ChannelInfo& ch, bool edf)
     c.comment = ch.description;
     c.type = edf ? mdf4::ValueType::Int16 : mdf4::ValueType::Int32;
     c.linear = ch.conversionFactor != 1.0 || ch.offset != 0.0;
+    if (ch.floatBits != 0) { // a source's floats as floats of its width: the physical values, no conversion
+        c.type = ch.floatBits == 32 ? mdf4::ValueType::Float32 : mdf4::ValueType::Float64;
+        c.linear = false;
+    }
     c.factor = ch.conversionFactor;
     c.offset = ch.offset;
     return c;
@@ -98,9 +102,32 @@ struct Progress {
     std::uint64_t done = 0, total = 0;
 };
 
+// How a channel's counts go into its records: as they are (16 or 32 bits), or as physical floats of floatBits.
+struct ValueForm {
+    std::uint8_t floatBits = 0;
+    double factor = 1.0, offset = 0.0;
+};
+
+// The count `v` of a channel of form `f` at `to`: its low 16 or 32 bits, or its physical value as a float.
+void putValue(const ValueForm& f, std::uint32_t width, std::int32_t v, std::uint8_t* to)
+{
+    const double physical = static_cast<double>(v) * f.factor + f.offset;
+    if (f.floatBits == 32) {
+        const auto single = static_cast<float>(physical);
+        std::memcpy(to, &single, 4);
+    } else if (f.floatBits == 64) {
+        std::memcpy(to, &physical, 8);
+    } else if (width == 2) {
+        const auto narrow = static_cast<std::int16_t>(v);
+        std::memcpy(to, &narrow, 2);
+    } else {
+        std::memcpy(to, &v, 4);
+    }
+}
+
 // Appends point `j` of the chunk as a record at `time` (seconds since HD's start) unless no channel has a sample
 // there (a grid point in a gap; an irregular sample is a record even when every value of it is invalid).
-void appendRecord(bool irregular, double time, const mdf4::RecordLayout& layout,
+void appendRecord(bool irregular, double time, const mdf4::RecordLayout& layout, const std::vector<ValueForm>& forms,
                   const std::vector<std::vector<std::int32_t>>& in, std::size_t j, std::vector<std::uint8_t>& records)
 {
     bool any = irregular;
@@ -112,14 +139,10 @@ void appendRecord(bool irregular, double time, const mdf4::RecordLayout& layout,
     std::memcpy(record, &time, 8);
     for (std::size_t k = 0; k < in.size(); ++k) {
         const std::int32_t v = in[k][j];
-        if (v == core::kNoSample) {
+        if (v == core::kNoSample)
             record[layout.dataBytes + k / 8] |= static_cast<std::uint8_t>(1u << (k % 8));
-        } else if (layout.widths[k] == 2) {
-            const auto narrow = static_cast<std::int16_t>(v);
-            std::memcpy(record + layout.offsets[k], &narrow, 2);
-        } else {
-            std::memcpy(record + layout.offsets[k], &v, 4);
-        }
+        else
+            putValue(forms[k], layout.widths[k], v, record + layout.offsets[k]);
     }
 }
 
@@ -150,6 +173,11 @@ core::Status writeGroup(core::Recording& recording, const OutGroup& g, std::size
     const auto members = static_cast<std::int64_t>(g.sources.size());
     const std::int64_t step = std::max<std::int64_t>(1024, kChunkValues / std::max<std::int64_t>(1, members));
     std::vector<std::vector<std::int32_t>> counts(g.sources.size());
+    std::vector<ValueForm> forms;
+    for (const std::size_t c : g.sources) {
+        const core::ChannelInfo& ch = info.channels[c];
+        forms.push_back({ch.floatBits, ch.conversionFactor, ch.offset});
+    }
     std::vector<std::uint8_t> records;
     core::ReadControl chunk = progress.control;
     chunk.progress = nullptr;
@@ -178,7 +206,7 @@ core::Status writeGroup(core::Recording& recording, const OutGroup& g, std::size
             const auto k = static_cast<std::size_t>(j);
             const double time = g.irregular() ? static_cast<double>(timesNs[k] - hdStartNs) / 1e9
                                               : g.base + static_cast<double>(at + j) / g.fs;
-            appendRecord(g.irregular(), time, layout, counts, k, records);
+            appendRecord(g.irregular(), time, layout, forms, counts, k, records);
         }
         LV_TRY(writer.append(index, records));
         progress.done += static_cast<std::uint64_t>(n * members);

@@ -32,6 +32,9 @@ struct ChannelInfo {
     bool irregular = false;
     int timeBase = -1;     // irregular channels with the same value share their times (an MDF 4 channel group)
     bool labelled = false; // its counts stand for texts (MDF 4 value/range-to-text): Recording::valueLabel
+    // 32 or 64 when the source stores IEEE floats of that width (MDF 4, CDF, BrainVision), read as counts at a step;
+    // 0 for integers. Writers that hold floats write them back as floats of this width.
+    std::uint8_t floatBits = 0;
 
     SampleGrid grid() const { return SampleGrid{start, fs}; }
 };

@@ -250,6 +250,7 @@ void BvOpener::describe()
         ch.name = bc.name;
         ch.unit = bc.unit;
         ch.conversionFactor = bc.resolution * m_r.m_step[c];
+        ch.floatBits = h.format == BinaryFormat::Float32 ? 32 : 0;
         if (!bc.reference.empty()) ch.description = "reference " + bc.reference;
         if (bc.coordinates)
             ch.description += (ch.description.empty() ? "" : "; ") + std::string("coordinates ") + *bc.coordinates;

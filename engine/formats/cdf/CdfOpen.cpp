@@ -189,6 +189,7 @@ core::Result<bool> CdfOpener::addVariable(std::size_t index)
                 if (bound && std::isfinite(*bound) && !(fill && *bound == *fill)) seen.push_back(*bound);
             const core::QuantizationChoice q = core::storedStepOf(seen);
             ch.conversionFactor = q.factor;
+            ch.floatBits = isFloat(v.type) ? static_cast<std::uint8_t>(8 * typeSize(v.type)) : 0;
             if (!q.exact)
                 limit("channel " + ch.name + ": its values are read rounded to steps of " +
                       core::formatNumber(q.factor, 6) + (ch.unit.empty() ? "" : " " + ch.unit));

@@ -448,6 +448,9 @@ private:
             ch.offset = linear ? c.conversion->values[0] : 0.0;
         } else {
             ref.mapping = Mdf4Recording::Mapping::Quantized;
+            const bool ieee = (c.dataType == DataType::FloatLe || c.dataType == DataType::FloatBe) &&
+                              (c.bitCount == 32 || c.bitCount == 64) && !c.hasConversion;
+            ch.floatBits = ieee ? static_cast<std::uint8_t>(c.bitCount) : 0;
             const core::QuantizationChoice q = core::storedStepOf(firstValues);
             ch.conversionFactor = q.factor;
             if (!q.exact)

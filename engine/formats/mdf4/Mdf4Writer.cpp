@@ -27,6 +27,7 @@ std::uint32_t widthOf(ValueType type)
     case ValueType::Int16:
         return 2;
     case ValueType::Int32:
+    case ValueType::Float32:
         return 4;
     case ValueType::Float64:
         return 8;
@@ -34,7 +35,10 @@ std::uint32_t widthOf(ValueType type)
     return 4;
 }
 
-std::uint8_t dataTypeOf(ValueType type) { return type == ValueType::Float64 ? kFloatLe : kIntLe; }
+std::uint8_t dataTypeOf(ValueType type)
+{
+    return type == ValueType::Float32 || type == ValueType::Float64 ? kFloatLe : kIntLe;
+}
 
 RecordLayout layoutOf(const GroupSpec& g)
 {

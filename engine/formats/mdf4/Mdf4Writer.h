@@ -16,7 +16,7 @@
 
 namespace lv::formats::mdf4 {
 
-enum class ValueType { Int16, Int32, Float64 };
+enum class ValueType { Int16, Int32, Float32, Float64 };
 
 struct ChannelSpec {
     std::string name;

@@ -3,6 +3,7 @@
 // times, events and blocks; EDF sources as int16; cancelled or refused conversions leave nothing.
 #include "convert/Mdf4Export.h"
 
+#include "formats/RecordingOpener.h"
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Structure.h"
 #include "io/ByteSource.h"
@@ -211,6 +212,56 @@ TEST_F(Mdf4Export, MdfCheckReadsWhatWasWritten)
         expectSame(times, want.time, name + " time");
         expectSame(values, want.value, name);
     }
+}
+
+// A channel whose source stores floats (ChannelInfo::floatBits) is written as floats of that width, the physical
+// values themselves without a conversion: mdf-check reads float_le values equal to the source's (float32: rounded
+// once to single precision), missing samples invalid; our reader sees floats of that width again.
+TEST_F(Mdf4Export, FloatSourcesAreWrittenAsFloatsOfTheirWidth)
+{
+    if (!fs::exists(mdfCheck())) GTEST_SKIP() << "no " << mdfCheck();
+    r->description.channels[1].floatBits = 32; // B, with its NaN run
+    r->description.channels[1].conversionFactor = 0.1;
+    r->description.channels[2].floatBits = 64; // C, with an offset
+    auto done = write();
+    ASSERT_TRUE(done.ok()) << done.error().describe();
+    std::string listing;
+    ASSERT_EQ(test::run(mdfCheck() + " '" + out + "' --json", &listing), 0) << listing;
+    const auto j = nlohmann::json::parse(listing);
+    const auto& groups = j["groups"];
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0]["channels"][1]["data_type"], "int_le"); // A: counts
+    EXPECT_EQ(groups[0]["channels"][1]["conversion"], "linear");
+    for (const auto& c : {groups[0]["channels"][2], groups[1]["channels"][1]}) {
+        EXPECT_EQ(c["data_type"], "float_le");
+        EXPECT_EQ(c["conversion"], "none");
+    }
+    EXPECT_EQ(groups[0]["channels"][2]["invalid_samples"], 100);
+    const std::vector<std::vector<std::size_t>> members = {{0, 1}, {2}};
+    for (const std::size_t c : {1, 2}) {
+        const std::string name = r->description.channels[c].name;
+        std::string dump;
+        ASSERT_EQ(test::run(mdfCheck() + " '" + out + "' --dump " + name, &dump), 0) << dump;
+        Series want = expected(*r, c, members[c == 2 ? 1 : 0]);
+        if (c == 1)
+            for (double& v : want.value) v = std::isnan(v) ? v : static_cast<double>(static_cast<float>(v));
+        std::istringstream lines(dump);
+        std::string line;
+        std::getline(lines, line);
+        std::vector<double> values;
+        while (std::getline(lines, line)) {
+            const std::string v = line.substr(line.find(',') + 1);
+            values.push_back(v == "INVALID" ? NAN : std::strtod(v.c_str(), nullptr));
+        }
+        expectSame(values, want.value, name);
+    }
+    auto back = formats::openRecording({out, "", ""});
+    ASSERT_TRUE(back.ok()) << back.error().describe();
+    const auto& channels = (*back)->info().channels;
+    ASSERT_EQ(channels.size(), 3u);
+    EXPECT_EQ(channels[0].floatBits, 0);
+    EXPECT_EQ(channels[1].floatBits, 32);
+    EXPECT_EQ(channels[2].floatBits, 64);
 }
 
 TEST_F(Mdf4Export, EdfCountsAreWrittenAsInt16AndACountBeyondIsRefused)

@@ -173,10 +173,12 @@ core::Status writeGroup(core::Recording& recording, const OutGroup& g, std::size
     const auto members = static_cast<std::int64_t>(g.sources.size());
     const std::int64_t step = std::max<std::int64_t>(1024, kChunkValues / std::max<std::int64_t>(1, members));
     std::vector<std::vector<std::int32_t>> counts(g.sources.size());
-    std::vector<ValueForm> forms;
-    for (const std::size_t c : g.sources) {
-        const core::ChannelInfo& ch = info.channels[c];
-        forms.push_back({ch.floatBits, ch.conversionFactor, ch.offset});
+    std::vector<ValueForm> forms; // floats as the layout holds them (channelSpec made it): never wider than a slot
+    for (std::size_t k = 0; k < g.sources.size(); ++k) {
+        const core::ChannelInfo& ch = info.channels[g.sources[k]];
+        const std::uint32_t width = layout.widths[k];
+        const std::uint8_t bits = width == 8 ? 64 : width == 4 && ch.floatBits == 32 ? 32 : 0;
+        forms.push_back({bits, ch.conversionFactor, ch.offset});
     }
     std::vector<std::uint8_t> records;
     core::ReadControl chunk = progress.control;

@@ -3,6 +3,7 @@
 #include "formats/mdf4/Mdf4Recording.h"
 
 #include "core/IrregularTimes.h"
+#include "core/NameSet.h"
 #include "core/Quantization.h"
 #include "core/TimeFormat.h"
 #include "formats/mdf4/Mdf4Block.h"
@@ -25,7 +26,6 @@
 #include <map>
 #include <string_view>
 #include <tuple>
-#include <unordered_set>
 
 namespace lv::formats::mdf4 {
 
@@ -464,7 +464,7 @@ private:
 
     Mdf4Recording& m_r;
     io::ByteSourcePtr m_tree;
-    std::unordered_set<std::string_view> m_names;     // the channels' names so far (views of their ChannelInfo)
+    core::NameSet m_names;                            // the channels' names so far (views of their ChannelInfo)
     std::map<std::uint64_t, std::size_t> m_channelAt; // CN block offset -> the channel's index in the recording
     std::size_t m_groupNumber = 0;                    // of the channel group being opened, VLSD groups counted
     std::vector<core::Annotation> m_texts;            // text channels' strings

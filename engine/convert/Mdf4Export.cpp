@@ -111,12 +111,12 @@ struct ValueForm {
 // The count `v` of a channel of form `f` at `to`: its low 16 or 32 bits, or its physical value as a float.
 void putValue(const ValueForm& f, std::uint32_t width, std::int32_t v, std::uint8_t* to)
 {
-    const double physical = static_cast<double>(v) * f.factor + f.offset;
-    if (f.floatBits == 32) {
-        const auto single = static_cast<float>(physical);
-        std::memcpy(to, &single, 4);
-    } else if (f.floatBits == 64) {
+    if (f.floatBits == 64) { // the physical value (rounded once to the width)
+        const double physical = static_cast<double>(v) * f.factor + f.offset;
         std::memcpy(to, &physical, 8);
+    } else if (f.floatBits == 32) {
+        const auto single = static_cast<float>(static_cast<double>(v) * f.factor + f.offset);
+        std::memcpy(to, &single, 4);
     } else if (width == 2) {
         const auto narrow = static_cast<std::int16_t>(v);
         std::memcpy(to, &narrow, 2);

@@ -50,9 +50,9 @@ SampleKernelSet sampleKernelsFor(SimdLevel level)
     case SimdLevel::Avx2:
         return {SimdLevel::Avx2, &avx2::widenInt16Le, &avx2::widenInt24Le, &avx2::allWithin, &avx2::countsToPhysical};
 #endif
-    default:
-        return {level == SimdLevel::Scalar ? SimdLevel::Scalar : SimdLevel::Sse2, &baseline::widenInt16Le,
-                &scalar::widenInt24Le, &baseline::allWithin, &baseline::countsToPhysical};
+    default: // the xsimd baseline (SSE2, or NEON off x86-64); int24 needs byte shuffles it lacks
+        return {SimdLevel::Sse2, &baseline::widenInt16Le, &scalar::widenInt24Le, &baseline::allWithin,
+                &baseline::countsToPhysical};
     }
 }
 

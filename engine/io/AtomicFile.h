@@ -35,7 +35,7 @@ public:
     // "the output already exists; choose a new name"; the temporary is removed).
     core::Status commit();
     const std::string& target() const { return m_target; }
-    // Whether the pieces so far went to the disk directly.
+    // Whether the pieces went to the disk directly; asked after finish() (a piece written behind may still change it).
     bool direct() const { return m_direct; }
 
 private:

@@ -24,7 +24,6 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <string_view>
 #include <tuple>
 
 namespace lv::formats::mdf4 {

@@ -165,6 +165,9 @@ int main(int argc, char** argv)
                 strip->coverage().columns != static_cast<std::size_t>(strip->coverageRect().width()))
                 return;
             *done = true;
+            if (const lv::widgets::FramePtr frame = window.plot()->frame(); frame && !frame->error.empty())
+                std::fprintf(stderr, "longview: the view is drawn without some of its data: %s\n",
+                             frame->error.c_str());
             const bool saved = window.grab().save(file, "PNG");
             if (!saved) std::fprintf(stderr, "longview: cannot write %s\n", qPrintable(file));
             QApplication::exit(saved ? kOk : kOutputFailed);

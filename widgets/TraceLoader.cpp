@@ -126,7 +126,7 @@ void TraceLoader::open(const QString& path, const QString& password, bool deferC
 {
     m_jobs.run( // supersedes an open on its way; the open recording stays until this one has opened
         kOpen,
-        [path, password, deferCheck](const Job&) {
+        [path, password, deferCheck = deferCheck && m_deferChecks](const Job&) {
             view::ViewOptions options;
             options.workerStart = lowerThisThreadPriority;
             options.backgroundWorkerStart = idleThisThread; // the pyramid build never slows a page turn

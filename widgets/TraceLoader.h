@@ -65,6 +65,9 @@ public:
     const std::vector<core::Annotation>& userAnnotations() const { return m_user; }
     QString userAnnotationError() const { return m_userError; }
     void setBuildPyramid(bool on) { m_buildPyramid = on; }
+    // Off: every open checks a snapshot against the files first, whatever open() is asked (a one-picture run, which
+    // must show the files as they are, not a view that fails until the check after it reloads).
+    void setDeferSnapshotChecks(bool on) { m_deferChecks = on; }
 
     // Asks for the frames of this view; returns the request's id at once (what the page needs is worked out on
     // the page thread). Earlier requests are cancelled.
@@ -124,6 +127,7 @@ private:
     QString m_userError;
     bool m_exactShown = false;
     bool m_buildPyramid = true;
+    bool m_deferChecks = true;
 };
 
 } // namespace lv::widgets

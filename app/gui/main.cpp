@@ -156,7 +156,9 @@ int main(int argc, char** argv)
         window.restorePlacement();
     if (shooting) {
         window.setInteractive(false);
-        window.loader()->setBuildPyramid(false); // one picture: no background work
+        // One picture: no background work, and of the files as they are now (a stale snapshot is not used).
+        window.loader()->setBuildPyramid(false);
+        window.loader()->setDeferSnapshotChecks(false);
         const QString file = parser.value(screenshot);
         const auto save = [&window, file, done = std::make_shared<bool>(false)] {
             // once the exact view and the overview at this width are drawn

@@ -1,5 +1,6 @@
 // `longview PATH --screenshot FILE.png` exits 0 with a PNG of the requested size that is not blank: the plot area
-// holds trace-coloured pixels and the gap band's grey; a recording without signals is saved too.
+// holds trace-coloured pixels and the gap band's grey; a recording without signals is saved too; a recording changed
+// since its snapshot is drawn from its files, not from the stale snapshot.
 #include "WidgetTestMain.h"
 #include "WidgetTestSupport.h"
 
@@ -10,6 +11,7 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <filesystem>
 
 namespace {
 
@@ -63,6 +65,30 @@ private slots:
             QFAIL(qPrintable("too few trace pixels: the traces were not drawn (picture kept as " + kept +
                              "; stderr: " + QString::fromUtf8(err) + ")"));
         }
+    }
+
+    // A snapshot made before the session's files changed (a status change moves their ctime: a fresh copy of the test
+    // data on another machine does the same) is not what the picture shows: the open checks it first.
+    void drawsTheFilesWhenTheSnapshotIsStale()
+    {
+        namespace fs = std::filesystem;
+        const fs::path session = fs::path(m_dir.path().toStdString()) / "stale.mefd";
+        fs::copy(fs::path(LONGVIEW_TESTDATA) / "mef3/legacy/nan_gap_long.mefd", session, fs::copy_options::recursive);
+        const QStringList args{QString::fromStdString(session.string()),
+                               "--size",
+                               "1000x700",
+                               "--theme",
+                               "light",
+                               "--span",
+                               "8",
+                               "--screenshot"};
+        QCOMPARE(run(args + QStringList{m_dir.path() + "/first.png"}), 0); // leaves a snapshot
+        for (const fs::directory_entry& e : fs::recursive_directory_iterator(session))
+            fs::permissions(e.path(), fs::perms::group_write, fs::perm_options::add);
+        QByteArray err;
+        QCOMPARE(run(args + QStringList{m_dir.path() + "/again.png"}, &err), 0);
+        QVERIFY2(!err.contains("without some of its data"), err.constData());
+        QVERIFY(tracePixels(QImage(m_dir.path() + "/again.png")) > 2000);
     }
 
     // A recording without signals (a hypnogram: EDF+ with only annotations) settles at once: exit 0, not a timeout.

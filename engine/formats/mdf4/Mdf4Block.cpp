@@ -16,6 +16,8 @@ core::Error corrupt(const io::ByteSource& file, std::uint64_t offset, const std:
 
 namespace {
 
+constexpr std::size_t kSmallBlockBytes = 256; // read with the header at once
+
 std::string idList(std::initializer_list<std::string_view> ids)
 {
     std::string s;
@@ -88,17 +90,19 @@ core::Result<Block> readBlock(const io::ByteSource& file, std::uint64_t offset,
         return corrupt(file, offset,
                        "a link points outside the file or off the 8-byte grid (to byte " + std::to_string(offset) +
                            " of " + std::to_string(size) + ")");
-    std::uint8_t header[kHeaderBytes];
-    LV_TRY(file.readAt(offset, header));
+    // The header with what follows it in one read: most blocks of a tree (CN, CC, TX names) fit in it whole.
+    std::uint8_t head[kSmallBlockBytes];
+    const std::uint64_t held = std::min<std::uint64_t>(sizeof head, size - offset);
+    LV_TRY(file.readAt(offset, {head, held}));
     Block b;
     b.offset = offset;
-    b.id.assign(reinterpret_cast<const char*>(header + 2), 2);
-    const bool known = header[0] == '#' && header[1] == '#' &&
+    b.id.assign(reinterpret_cast<const char*>(head + 2), 2);
+    const bool known = head[0] == '#' && head[1] == '#' &&
                        std::any_of(ids.begin(), ids.end(), [&](std::string_view id) { return id == b.id; });
     if (!known)
-        return corrupt(file, offset, "expected a block " + idList(ids) + ", found \"" + printable(header, 4) + "\"");
-    b.length = le::u64(header, 8);
-    const std::uint64_t linkCount = le::u64(header, 16);
+        return corrupt(file, offset, "expected a block " + idList(ids) + ", found \"" + printable(head, 4) + "\"");
+    b.length = le::u64(head, 8);
+    const std::uint64_t linkCount = le::u64(head, 16);
     if (b.length < kHeaderBytes || b.length > size - offset)
         return corrupt(file, offset,
                        "##" + b.id + " block length " + std::to_string(b.length) + " runs past the end of the file");
@@ -106,14 +110,20 @@ core::Result<Block> readBlock(const io::ByteSource& file, std::uint64_t offset,
         return corrupt(file, offset,
                        "##" + b.id + " block of " + std::to_string(b.length) + " bytes cannot hold " +
                            std::to_string(linkCount) + " links");
-    b.links.resize(linkCount); // read as bytes, then put in host order in place
+    const std::uint64_t dataStart = kHeaderBytes + linkCount * 8; // from the block's start
+    const std::uint64_t dataBytes = std::min(b.length - dataStart, maxData);
+    b.links.resize(linkCount);
+    b.data.resize(dataBytes);
+    if (dataStart + dataBytes <= held) {
+        for (std::size_t i = 0; i < linkCount; ++i) b.links[i] = le::u64(head, kHeaderBytes + i * 8);
+        std::copy_n(head + dataStart, dataBytes, b.data.begin());
+        return b;
+    }
+    // Links read as bytes, then put in host order in place.
     const std::span<std::uint8_t> linkBytes(reinterpret_cast<std::uint8_t*>(b.links.data()), linkCount * 8);
     LV_TRY(file.readAt(offset + kHeaderBytes, linkBytes));
     for (std::size_t i = 0; i < linkCount; ++i) b.links[i] = le::u64(linkBytes, i * 8);
-    const std::uint64_t dataStart = offset + kHeaderBytes + linkCount * 8;
-    const std::uint64_t dataBytes = std::min(b.length - kHeaderBytes - linkCount * 8, maxData);
-    b.data.resize(dataBytes);
-    LV_TRY(file.readAt(dataStart, b.data));
+    LV_TRY(file.readAt(offset + dataStart, b.data));
     return b;
 }
 

@@ -6,6 +6,7 @@
 #include "core/NameSet.h"
 #include "core/Quantization.h"
 #include "core/TimeFormat.h"
+#include "decode/ThreadPool.h"
 #include "formats/mdf4/Mdf4Block.h"
 #include "formats/mdf4/Mdf4BlockCuts.h"
 #include "formats/mdf4/Mdf4BlockWriter.h"
@@ -13,13 +14,12 @@
 #include "formats/mdf4/Mdf4Counts.h"
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Events.h"
+#include "formats/mdf4/Mdf4GroupScan.h"
 #include "formats/mdf4/Mdf4TextAnnotations.h"
-#include "io/LargeArray.h"
 #include "io/Path.h"
 #include "io/WindowedSource.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -30,18 +30,8 @@ namespace lv::formats::mdf4 {
 
 namespace {
 
-constexpr std::size_t kQuantizationSamples = 65536; // values looked at to choose a float channel's step
-
-// Little-endian float64 values from eight byte columns of `rows` bytes each (a transposed DZ block's rows): value r
-// is bytes columns[j * rows + r], j = 0..7, low byte first.
-void joinDoubleColumns(const std::uint8_t* columns, std::uint64_t rows, std::span<double> out)
-{
-    for (std::size_t r = 0; r < out.size(); ++r) {
-        std::uint64_t word = 0;
-        for (std::uint64_t j = 0; j < 8; ++j) word |= std::uint64_t{columns[j * rows + r]} << (8 * j);
-        out[r] = std::bit_cast<double>(word);
-    }
-}
+constexpr std::uint64_t kThreadedTreeBytes = std::uint64_t{8} << 20; // files from this size read their tree threaded
+constexpr std::uint64_t kScanBudget = std::uint64_t{64} << 20;       // memory for the groups scanned side by side
 
 // "channel group 3 (name)": numbered in file order over all data groups, as mdf-check numbers them.
 std::string groupName(std::size_t number, const ChannelGroup& cg)
@@ -56,7 +46,11 @@ std::string groupName(std::size_t number, const ChannelGroup& cg)
 class Mdf4Opener {
 public:
     // `tree`: the file through windows, for the blocks of the tree (events); data goes straight to m_r.m_file.
-    Mdf4Opener(Mdf4Recording& r, io::ByteSourcePtr tree) : m_r(r), m_tree(std::move(tree)) {}
+    Mdf4Opener(Mdf4Recording& r, io::ByteSourcePtr tree, core::TaskRunner* runner)
+        : m_r(r)
+        , m_tree(std::move(tree))
+        , m_runner(runner)
+    {}
 
     core::Status run()
     {
@@ -72,8 +66,9 @@ public:
         info.description = plainText(s.comment);
         info.channels.reserve(s.channelCount()); // at most one per CN: no regrowth of 36,424 ChannelInfo
         m_names.reserve(s.channelCount());
+        m_channelAt.reserve(s.channelCount());
         m_r.m_channels.reserve(s.channelCount());
-        for (std::size_t d = 0; d < s.dataGroups.size(); ++d) LV_TRY(openDataGroup(d));
+        LV_TRY(openDataGroups());
         for (const core::ChannelInfo& c : info.channels) info.end = std::max(info.end, c.end);
         std::uint64_t largest = 0; // two of each group's largest DZ block
         for (const Mdf4Recording::Group& g : m_r.m_groups) {
@@ -83,6 +78,7 @@ public:
             largest += 2 * leaf;
         }
         m_r.m_leafCacheBudget = std::clamp(largest, std::uint64_t{64} << 20, std::uint64_t{512} << 20);
+        std::sort(m_channelAt.begin(), m_channelAt.end());
         readAnnotations();
         for (const core::Annotation& a : info.annotations) info.end = std::max(info.end, a.time + a.durationUs);
         m_r.m_warned.assign(info.channels.size(), false);
@@ -130,7 +126,9 @@ private:
                 a.text = e.name.empty() ? e.comment : e.comment.empty() ? e.name : e.name + ": " + e.comment;
             }
             if (e.scope.size() == 1)
-                if (const auto it = m_channelAt.find(e.scope[0]); it != m_channelAt.end())
+                if (const auto it = std::lower_bound(m_channelAt.begin(), m_channelAt.end(),
+                                                     std::make_pair(e.scope[0], std::size_t{0}));
+                    it != m_channelAt.end() && it->first == e.scope[0])
                     a.channel = info.channels[it->second].name;
             info.annotations.push_back(std::move(a));
         }
@@ -141,115 +139,124 @@ private:
                          [](const core::Annotation& a, const core::Annotation& b) { return a.time < b.time; });
     }
 
-    core::Status openDataGroup(std::size_t d)
+    // A data group's data as GroupScan reads it, ahead of its opening: per channel group (none for VLSD ones) the
+    // group as the recording reads it, with its scan; the first error in the order an open in sequence meets it.
+    struct DataGroupScan {
+        core::Status status;
+        std::vector<std::optional<std::pair<Mdf4Recording::Group, GroupScan>>> groups;
+    };
+
+    // The data groups scanned side by side in waves that fit kScanBudget (at least one group each), each wave then
+    // opened in order.
+    core::Status openDataGroups()
     {
+        const std::vector<DataGroup>& groups = m_r.m_structure.dataGroups;
+        for (std::size_t d = 0; d < groups.size();) {
+            std::size_t end = d + 1;
+            for (double bytes = scanBytes(groups[d]); end < groups.size(); ++end) {
+                bytes += scanBytes(groups[end]);
+                if (bytes > static_cast<double>(kScanBudget)) break;
+            }
+            std::vector<DataGroupScan> scans(end - d);
+            core::runEach(m_runner, scans.size(), [&](std::size_t k) { scans[k] = scanDataGroup(d + k); });
+            for (std::size_t k = 0; k < scans.size(); ++k) LV_TRY(openDataGroup(scans[k]));
+            d = end;
+        }
+        return {};
+    }
+
+    // At most the memory a data group's scan holds: its times, first values and (unsorted) records. In doubles: the
+    // counts are the file's word, not yet checked against its data.
+    static double scanBytes(const DataGroup& dg)
+    {
+        double bytes = 0;
+        const bool unsorted = dg.recordIdBytes != 0 && dg.groups.size() > 1;
+        for (const ChannelGroup& cg : dg.groups) {
+            const auto records = static_cast<double>(cg.cycleCount);
+            const auto firstValues = static_cast<double>(std::min(cg.cycleCount, kFirstValueCount));
+            bytes += 8 * records + 8 * firstValues * static_cast<double>(cg.channels.size());
+            if (unsorted) bytes += 2 * records * (static_cast<double>(cg.dataBytes) + cg.invalidBytes + 8);
+        }
+        return bytes;
+    }
+
+    DataGroupScan scanDataGroup(std::size_t d) const
+    {
+        DataGroupScan out;
         const DataGroup& dg = m_r.m_structure.dataGroups[d];
         auto stream = indexDataStream(*m_r.m_file, dg.dataLink);
-        if (!stream) return stream.error();
+        if (!stream) return {stream.error(), {}};
         const bool unsorted = dg.recordIdBytes != 0 && dg.groups.size() > 1;
         std::vector<std::uint8_t> all;
         if (unsorted) {
             all.resize(stream->bytes);
-            LV_TRY(readStreamRange(*m_r.m_file, *stream, 0, all));
+            if (core::Status read = readStreamRange(*m_r.m_file, *stream, 0, all); !read.ok()) return {read, {}};
         }
+        out.groups.resize(dg.groups.size());
         for (std::size_t g = 0; g < dg.groups.size(); ++g) {
             const ChannelGroup& cg = dg.groups[g];
-            if (cg.isVlsd()) {
-                ++m_groupNumber;
-                continue;
-            }
+            if (cg.isVlsd()) continue;
             Mdf4Recording::Group group{d, g, *stream, 0, 0, nullptr, {}, {}, nullptr};
             group.idBytes = unsorted ? 0 : dg.recordIdBytes;
             group.recordBytes = group.idBytes + std::uint64_t{cg.dataBytes} + cg.invalidBytes;
             if (unsorted) {
                 auto own = recordsOfGroup(*m_r.m_file, dg, cg, all);
-                if (!own) return own.error();
+                if (!own) return {own.error(), {}};
                 group.ownRecords = std::make_shared<const std::vector<std::uint8_t>>(std::move(*own));
             }
-            LV_TRY(openChannelGroup(std::move(group)));
+            auto scan = GroupScanner(m_r).scan(group);
+            if (!scan) return {scan.error(), {}};
+            out.groups[g].emplace(std::move(group), std::move(*scan));
+        }
+        return out;
+    }
+
+    core::Status openDataGroup(DataGroupScan& scan)
+    {
+        LV_TRY(scan.status);
+        for (auto& group : scan.groups) {
+            if (group) openChannelGroup(std::move(group->first), group->second);
             ++m_groupNumber;
         }
         return {};
     }
 
-    const Channel* masterOf(const ChannelGroup& cg)
-    {
-        for (const Channel& c : cg.channels)
-            if (c.isMaster()) return &c;
-        return nullptr;
-    }
-
-    core::Status openChannelGroup(Mdf4Recording::Group group)
+    void openChannelGroup(Mdf4Recording::Group group, GroupScan& s)
     {
         const DataGroup& dg = m_r.m_structure.dataGroups[group.dataGroup];
         const ChannelGroup& cg = dg.groups[group.channelGroup];
-        const std::uint64_t available =
-            group.ownRecords ? group.ownRecords->size() : (group.recordBytes ? group.stream.bytes : 0);
-        if (group.recordBytes == 0 || available / group.recordBytes < cg.cycleCount)
-            return corrupt(*m_r.m_file, cg.offset,
-                           "the data holds fewer records than its channel group's " + std::to_string(cg.cycleCount));
-        std::vector<const Channel*> numbers, texts;
-        std::size_t skipped = 0;
-        for (const Channel& c : cg.channels) {
-            if (c.isMaster()) continue;
-            if (isTextChannel(c)) {
-                texts.push_back(&c);
-                continue;
-            }
-            if (!isNumber(c)) {
-                ++skipped;
-                continue;
-            }
-            LV_TRY(checkChannelLayout(*m_r.m_file, cg, c));
-            numbers.push_back(&c);
-        }
-        if (skipped)
-            limit(groupName(m_groupNumber, cg) + ": " + std::to_string(skipped) +
+        if (s.skipped)
+            limit(groupName(m_groupNumber, cg) + ": " + std::to_string(s.skipped) +
                   " channels that hold bytes are not shown");
         checkRecordCount(group, cg);
-        if (numbers.empty() && texts.empty()) return {};
+        if (s.numbers.empty() && s.texts.empty()) return;
         if (cg.cycleCount == 0) {
             limit(groupName(m_groupNumber, cg) + ": it holds no records");
-            return {};
+            return;
         }
-        const Channel* master = masterOf(cg);
-        if (master) LV_TRY(checkChannelLayout(*m_r.m_file, cg, *master));
-        io::LargeArray<double> times(cg.cycleCount); // 8 bytes a record: tens of MB for long files
-        std::vector<std::vector<double>> firstValues(numbers.size());
-        std::vector<std::size_t> quantized; // the channels whose first values choose their step
-        for (std::size_t k = 0; k < numbers.size(); ++k)
-            if (!storedAsCounts(*numbers[k])) quantized.push_back(k);
+        const Channel* master = s.master;
         const bool timed = master && master->sync == SyncKind::Time;
-        const auto visit = [&](const std::uint8_t* record, std::uint64_t i) {
-            times[i] = timed ? physicalValue(cg, *master, record, i) : static_cast<double>(i);
-            if (i >= kQuantizationSamples) return;
-            for (std::size_t k : quantized) firstValues[k].push_back(physicalValue(cg, *numbers[k], record, i));
-        };
-        // Whole records as long as first values are wanted; then, where the blocks allow, the time column alone.
-        const std::uint64_t whole = quantized.empty() ? 0 : std::min(cg.cycleCount, kQuantizationSamples);
-        const std::uint64_t columnsFrom = timed ? mastersAloneFrom(group, *master, whole) : cg.cycleCount;
-        LV_TRY(scan(group, visit, 0, columnsFrom));
-        if (columnsFrom < cg.cycleCount) LV_TRY(readMasters(group, *master, columnsFrom, times.span()));
-        if (master && master->sync != SyncKind::Time)
+        if (master && !timed)
             limit(groupName(m_groupNumber, cg) + ": its master is not a time; records are placed one per second");
-        if (!texts.empty()) // auxiliary: damage there is a warning, the numbers are still read
-            if (const core::Status read = textAnnotations(*m_r.m_file, dg, cg, texts, times.span(), m_r.m_info.start,
+        const std::span<const double> times = s.times.span();
+        if (!s.texts.empty()) // auxiliary: damage there is a warning, the numbers are still read
+            if (const core::Status read = textAnnotations(*m_r.m_file, dg, cg, s.texts, times, m_r.m_info.start,
                                                           m_texts, m_r.m_info.warnings);
                 !read.ok())
                 m_r.m_info.warnings.push_back(groupName(m_groupNumber, cg) +
                                               ": its texts are not read: " + read.error().describe());
-        if (numbers.empty()) return {};
-        std::optional<core::Raster> raster = core::fitRaster(times.span());
+        if (s.numbers.empty()) return;
+        std::optional<core::Raster> raster = std::move(s.raster);
         if (!raster) {
-            auto irregular = irregularTimes(times.span(), cg);
-            if (!irregular) return {}; // said
+            auto irregular = irregularTimes(times, cg);
+            if (!irregular) return; // said
             group.timesNs = std::make_shared<const std::vector<std::int64_t>>(std::move(*irregular));
             raster = core::Raster{1.0, times[0], {core::RasterRun{0, 0, static_cast<std::int64_t>(cg.cycleCount)}}};
         }
         std::optional<ReductionData> reduction;
         if (!group.timesNs && timed && !cg.reductions.empty() && !group.ownRecords) {
             std::string why;
-            reduction = chooseReduction(*m_r.m_file, cg, *master, times.span(), 0.25 / raster->fs, why);
+            reduction = chooseReduction(*m_r.m_file, cg, *master, times, 0.25 / raster->fs, why);
             if (!why.empty()) limit(groupName(m_groupNumber, cg) + ": its sample reduction is not used: " + why);
         }
         BlockCuts cuts = cutBlocks(*raster, group.recordBytes, reduction ? &*reduction : nullptr);
@@ -259,10 +266,9 @@ private:
         const core::SampleGrid grid{m_r.m_info.start + static_cast<core::Uutc>(std::llround(raster->firstTime * 1e6)),
                                     raster->fs};
         const std::string label = groupLabel(cg, cg.source);
-        for (std::size_t k = 0; k < numbers.size(); ++k)
-            addChannel(group, *numbers[k], *raster, grid, firstValues[k], label, extrema);
+        for (std::size_t k = 0; k < s.numbers.size(); ++k)
+            addChannel(group, *s.numbers[k], *raster, grid, s.firstValues[k], label, extrema);
         m_r.m_groups.push_back(std::move(group));
-        return {};
     }
 
     // Master times (s after the start) in ns since 1970, for a group off any raster; nullopt (said) when they go
@@ -302,69 +308,6 @@ private:
                     std::to_string(group.recordBytes) + "-byte records: its values may be scrambled");
                 break;
             }
-    }
-
-    // The first record from which every DZ block is transposed in rows of whole records and starts on one, at or
-    // after record `from` on a block boundary, so that the time column can be inflated alone; the cycle count when
-    // there is none (DT, plain deflate, unsorted groups, a master with an invalidation bit, a virtual master).
-    std::uint64_t mastersAloneFrom(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from)
-    {
-        const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
-        const std::uint64_t rb = group.recordBytes;
-        if (group.ownRecords || master.kind == ChannelKind::VirtualMaster || master.hasInvalidationBit() ||
-            master.allInvalid())
-            return cg.cycleCount;
-        std::uint64_t start = cg.cycleCount;
-        for (auto it = group.stream.leaves.rbegin(); it != group.stream.leaves.rend(); ++it) {
-            const bool columns = it->dz && it->columns == rb && it->streamOffset % rb == 0 && it->bytes % rb == 0;
-            if (!columns || it->streamOffset / rb < from) break;
-            start = std::min(start, it->streamOffset / rb);
-        }
-        return start;
-    }
-
-    // Master times of records [from, cycle count) from the first columns of each transposed DZ block.
-    core::Status readMasters(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from,
-                             std::span<double> times)
-    {
-        const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
-        const std::uint64_t rb = group.recordBytes;
-        const std::uint64_t begin = group.idBytes + master.byteOffset;
-        const std::uint64_t end = begin + (std::uint64_t{master.bitOffset} + master.bitCount + 7) / 8;
-        std::vector<std::uint8_t> record(end), columns; // one buffer for every leaf: no fresh pages each time
-        // A little-endian float64 on whole bytes (the usual time master): its eight byte columns put together.
-        const bool plainDouble = master.dataType == DataType::FloatLe && master.bitCount == 64 && master.bitOffset == 0;
-        for (const Leaf& leaf : group.stream.leaves) {
-            const std::uint64_t first = leaf.streamOffset / rb, rows = leaf.bytes / rb;
-            if (first < from || first >= cg.cycleCount) continue;
-            LV_TRY(readLeafPrefix(*m_r.m_file, leaf, end * rows, columns));
-            if (plainDouble) {
-                const std::uint64_t n = std::min(rows, cg.cycleCount - first);
-                joinDoubleColumns(columns.data() + begin * rows, rows, {times.data() + first, n});
-                if (master.hasConversion)
-                    for (double& t : std::span(times.data() + first, n)) t = convert(*master.conversion, t);
-                continue;
-            }
-            for (std::uint64_t r = 0; r < rows && first + r < cg.cycleCount; ++r) {
-                for (std::uint64_t c = begin; c < end; ++c) record[c] = columns[c * rows + r];
-                times[first + r] = physicalValue(cg, master, record.data() + group.idBytes, first + r);
-            }
-        }
-        return {};
-    }
-
-    template <class Visit>
-    core::Status scan(const Mdf4Recording::Group& group, Visit&& visit, std::uint64_t from, std::uint64_t to)
-    {
-        const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{8} << 20) / group.recordBytes);
-        core::UninitializedBytes bytes;
-        for (std::uint64_t first = from; first < to; first += chunk) {
-            const std::uint64_t n = std::min(chunk, to - first);
-            LV_TRY(m_r.readRecords(group, static_cast<std::int64_t>(first), static_cast<std::int64_t>(n), bytes));
-            for (std::uint64_t i = 0; i < n; ++i)
-                visit(bytes.data() + i * group.recordBytes + group.idBytes, first + i);
-        }
-        return {};
     }
 
     // Where a group's block extrema come from: its reduction and the intervals that make up each block exactly.
@@ -457,16 +400,17 @@ private:
                       core::formatNumber(q.factor, 6) + (ch.unit.empty() ? "" : " " + ch.unit));
         }
         if (extrema.reduction) addExtrema(ref, group, c, ch.conversionFactor, extrema);
-        m_channelAt[c.offset] = m_r.m_info.channels.size() - 1;
+        m_channelAt.emplace_back(c.offset, m_r.m_info.channels.size() - 1);
         m_r.m_channels.push_back(ref);
     }
 
     Mdf4Recording& m_r;
     io::ByteSourcePtr m_tree;
-    core::NameSet m_names;                            // the channels' names so far (views of their ChannelInfo)
-    std::map<std::uint64_t, std::size_t> m_channelAt; // CN block offset -> the channel's index in the recording
-    std::size_t m_groupNumber = 0;                    // of the channel group being opened, VLSD groups counted
-    std::vector<core::Annotation> m_texts;            // text channels' strings
+    core::TaskRunner* m_runner; // scans data groups side by side, or null
+    core::NameSet m_names;      // the channels' names so far (views of their ChannelInfo)
+    std::vector<std::pair<std::uint64_t, std::size_t>> m_channelAt; // CN block offset -> channel index, sorted in run
+    std::size_t m_groupNumber = 0;         // of the channel group being opened, VLSD groups counted
+    std::vector<core::Annotation> m_texts; // text channels' strings
 };
 
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)
@@ -478,16 +422,23 @@ core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path)
 
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file)
 {
+    // A large file on every core (up to 4): threads for a few milliseconds, not for small files.
+    if (file->size() < kThreadedTreeBytes) return openMdf4(file, nullptr);
+    decode::ThreadPool pool(std::min<std::size_t>(decode::ThreadPool::defaultThreadCount(), 4));
+    return openMdf4(file, &pool);
+}
+
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file, core::TaskRunner* runner)
+{
     auto r = std::unique_ptr<Mdf4Recording>(new Mdf4Recording());
-    // The tree's blocks through a few large reads, not one per block; data (DZ headers and the masters' columns,
-    // scattered between the groups' trees) straight from the file: through windows, most of each window was data.
-    const io::ByteSourcePtr tree = io::windowedSource(file, std::uint64_t{64} << 10);
     r->m_file = file;
     r->m_info.path = file->path();
-    auto structure = readStructure(*tree);
+    auto structure = readStructure(*file, runner);
     if (!structure) return structure.error();
     r->m_structure = std::move(*structure);
-    LV_TRY(Mdf4Opener(*r, tree).run());
+    // The events' blocks through a few large reads, not one per block; data (DZ headers and the masters' columns,
+    // scattered between the groups' trees) straight from the file: through windows, most of each window was data.
+    LV_TRY(Mdf4Opener(*r, io::windowedSource(file, std::uint64_t{64} << 10), runner).run());
     return r;
 }
 

@@ -42,7 +42,9 @@ public:
 
 private:
     friend class Mdf4Opener;
-    friend core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file);
+    friend class GroupScanner;
+    friend core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file,
+                                                                 core::TaskRunner* runner);
     Mdf4Recording() = default;
 
     // How a channel's samples become counts.
@@ -112,8 +114,10 @@ private:
 // channels stored as floats, a first look at their values (to choose the count size). Channel groups off a raster
 // become irregular channels; channels that hold no numbers are left out with a warning.
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const std::string& path);
-// The same from any byte source (a tar member, memory).
+// The same from any byte source (a tar member, memory); a file of 8 MiB or more is opened on a pool of its own.
 core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file);
+// The same with the tree read and the data groups scanned side by side on `runner` (nullptr: this thread only).
+core::Result<std::unique_ptr<Mdf4Recording>> openMdf4(const io::ByteSourcePtr& file, core::TaskRunner* runner);
 
 // A file that starts with MDF's identification ("MDF     ").
 bool looksLikeMdf4(const std::string& path);

@@ -3,12 +3,16 @@
 #include "formats/mdf4/Mdf4Structure.h"
 
 #include "core/LittleEndian.h"
+#include "core/TaskRunner.h"
 #include "formats/mdf4/Mdf4Block.h"
+#include "formats/mdf4/Mdf4BlockClaims.h"
 #include "formats/mdf4/Mdf4Conversion.h"
+#include "io/WindowedSource.h"
 
 #include <array>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace lv::formats::mdf4 {
 
@@ -18,26 +22,27 @@ using core::ErrorCode;
 namespace {
 
 constexpr std::uint64_t kIdBytes = 64;
-constexpr std::size_t kMaxChain = 10'000'000; // blocks in one list: far beyond any real file
+constexpr std::size_t kMaxChain = 10'000'000;              // blocks in one list: far beyond any real file
+constexpr std::uint64_t kWindow = std::uint64_t{64} << 10; // the tree read through windows of this size
 
-// The DG, CG and CN blocks met so far: each belongs to one list, so a block met twice is a loop or a shared list
-// (which would multiply the tree's size out of a small file).
-using Claimed = std::set<std::uint64_t>;
 using Sources = std::map<std::uint64_t, Source>;
 
+// What one thread reads the tree with: the file through windows of its own, the claims shared by every thread, and
+// its own caches of the sources and conversions it has read.
 struct Reader {
     const io::ByteSource& file;
-    Claimed claimed;
+    BlockClaims& claimed;
     Sources sources;
     std::map<std::pair<std::uint64_t, bool>, std::shared_ptr<const Conversion>> conversions; // by offset, raw type
 };
 
 // Follows a "next" chain from `first`, calling read(offset) for each block, refusing a block met before.
 template <typename Read>
-core::Status walk(const io::ByteSource& file, Claimed& claimed, std::uint64_t first, const char* what, Read&& read)
+core::Status walk(const io::ByteSource& file, BlockClaims& claimed, std::uint64_t first, const char* what, Read&& read)
 {
+    std::size_t length = 0;
     for (std::uint64_t at = first; at != 0;) {
-        if (!claimed.insert(at).second || claimed.size() > kMaxChain)
+        if (!claimed.claim(at) || ++length > kMaxChain)
             return corrupt(file, at, std::string("the list of ") + what + " loops back or links a block twice");
         auto next = read(at);
         if (!next) return next.error();
@@ -217,25 +222,38 @@ core::Result<std::uint64_t> readChannelGroup(Reader& r, std::uint64_t offset, Da
     return b->link(0);
 }
 
-// One DG with its channel groups; returns the next DG's link.
-core::Result<std::uint64_t> readDataGroup(Reader& r, std::uint64_t offset, Structure& s)
+// One DG block, its channel groups not yet read (`groupsLink`); returns the next DG's link.
+core::Result<std::uint64_t> readDataGroup(const io::ByteSource& file, std::uint64_t offset, Structure& s,
+                                          std::vector<std::uint64_t>& groupsLink)
 {
-    const io::ByteSource& file = r.file;
     auto b = readBlock(file, offset, {"DG"});
     if (!b) return b.error();
     LV_TRY(needLinks(file, *b, 4));
     LV_TRY(needData(file, *b, 1));
-    DataGroup dg;
+    DataGroup& dg = s.dataGroups.emplace_back();
     dg.offset = offset;
     dg.recordIdBytes = le::u8(b->data, 0);
     if (dg.recordIdBytes != 0 && dg.recordIdBytes != 1 && dg.recordIdBytes != 2 && dg.recordIdBytes != 4 &&
         dg.recordIdBytes != 8)
         return corrupt(file, offset, "record id size " + std::to_string(dg.recordIdBytes) + " is not 0, 1, 2, 4 or 8");
     dg.dataLink = b->link(2);
-    LV_TRY(walk(file, r.claimed, b->link(1), "channel groups",
-                [&](std::uint64_t at) { return readChannelGroup(r, at, dg); }));
-    s.dataGroups.push_back(std::move(dg));
+    groupsLink.push_back(b->link(1));
     return b->link(0);
+}
+
+// The channel groups of data groups [first, last), in order, through windows of this reader's own, up to the
+// first error.
+core::Status readGroupsOf(const io::ByteSourcePtr& file, BlockClaims& claimed, Structure& s,
+                          const std::vector<std::uint64_t>& groupsLink, std::size_t first, std::size_t last)
+{
+    const io::ByteSourcePtr windows = io::windowedSource(file, kWindow, 8);
+    Reader r{*windows, claimed, {}, {}};
+    for (std::size_t d = first; d < last; ++d) {
+        DataGroup& dg = s.dataGroups[d];
+        LV_TRY(walk(*windows, claimed, groupsLink[d], "channel groups",
+                    [&](std::uint64_t at) { return readChannelGroup(r, at, dg); }));
+    }
+    return {};
 }
 
 core::Status readIdentification(const io::ByteSource& file, Structure& s)
@@ -279,25 +297,37 @@ std::size_t Structure::channelCount() const
     return n;
 }
 
-core::Result<Structure> readStructure(const io::ByteSource& file)
+core::Result<Structure> readStructure(const io::ByteSource& file, core::TaskRunner* runner)
 {
+    const io::ByteSourcePtr source(std::shared_ptr<const void>(), &file); // not owned: `file` outlives the read
+    const io::ByteSourcePtr windows = io::windowedSource(source, kWindow, 8);
     Structure s;
-    LV_TRY(readIdentification(file, s));
-    auto hd = readBlock(file, kIdBytes, {"HD"});
+    LV_TRY(readIdentification(*windows, s));
+    auto hd = readBlock(*windows, kIdBytes, {"HD"});
     if (!hd) return hd.error();
-    LV_TRY(needLinks(file, *hd, 6));
-    LV_TRY(needData(file, *hd, 32));
+    LV_TRY(needLinks(*windows, *hd, 6));
+    LV_TRY(needData(*windows, *hd, 32));
     s.startNs = le::u64(hd->data, 0);
     s.tzOffsetMin = static_cast<std::int16_t>(le::u16(hd->data, 8));
     s.dstOffsetMin = static_cast<std::int16_t>(le::u16(hd->data, 10));
     s.timeFlags = le::u8(hd->data, 12);
     s.eventLink = hd->link(4);
-    auto comment = readRawText(file, hd->link(5));
+    auto comment = readRawText(*windows, hd->link(5));
     if (!comment) return comment.error();
     s.comment = *comment;
-    Reader r{file, {}, {}, {}};
-    LV_TRY(
-        walk(file, r.claimed, hd->link(0), "data groups", [&](std::uint64_t at) { return readDataGroup(r, at, s); }));
+    BlockClaims claimed(file.size());
+    std::vector<std::uint64_t> groupsLink;
+    LV_TRY(walk(*windows, claimed, hd->link(0), "data groups",
+                [&](std::uint64_t at) { return readDataGroup(*windows, at, s, groupsLink); }));
+    // The data groups' subtrees side by side, in runs of neighbouring groups (their blocks lie near each other).
+    const std::size_t groups = s.dataGroups.size();
+    const std::size_t runs = std::min(groups, runner ? 4 * runner->threadCount() : 1);
+    std::vector<core::Status> results(runs);
+    core::runEach(runner, runs, [&](std::size_t k) {
+        results[k] = readGroupsOf(source, claimed, s, groupsLink, groups * k / runs, groups * (k + 1) / runs);
+    });
+    for (const core::Status& status : results) // the first data group's error, as a reading in order finds it
+        if (!status.ok()) return status.error();
     return s;
 }
 

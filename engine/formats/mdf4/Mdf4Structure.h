@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/TaskRunner.h"
 #include "formats/mdf4/Mdf4Formula.h"
 #include "io/ByteSource.h"
 
@@ -173,9 +174,10 @@ struct Structure {
     std::size_t channelCount() const;
 };
 
-// Reads the identification and the block tree. A file that is not MDF 4 is Unsupported; a broken tree (a link
-// outside the file, a loop, a block of the wrong kind, an absurd size) is Corrupt, naming the block's offset.
-core::Result<Structure> readStructure(const io::ByteSource& file);
+// Reads the identification and the block tree, the data groups' subtrees side by side on `runner` when given. A
+// file that is not MDF 4 is Unsupported; a broken tree (a link outside the file, a loop, a block of the wrong kind,
+// an absurd size) is Corrupt, naming the block's offset.
+core::Result<Structure> readStructure(const io::ByteSource& file, core::TaskRunner* runner = nullptr);
 
 const char* dataTypeName(DataType type);         // "uint_le", "float_be", ... (mdf-check's words)
 const char* conversionName(ConversionKind kind); // "identity", "linear", "table_interp", ...

@@ -183,6 +183,18 @@ core::Status Mdf4Recording::decodeBlock(std::size_t channel, std::size_t block, 
     return {};
 }
 
+namespace {
+
+// Samples [from, to) of `slice` (positions in the channel) as missing.
+void fillMissing(const core::RawSlice& slice, std::int64_t from, std::int64_t to)
+{
+    if (from < to)
+        std::fill_n(slice.out.begin() + (from - slice.firstSample), static_cast<std::size_t>(to - from),
+                    core::kNoSample);
+}
+
+} // namespace
+
 // One job per (group, block) that any slice needs: the records the slices need from it are read once and every
 // slice's channel taken out of them, into the slice's own range.
 core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control)
@@ -190,18 +202,23 @@ core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, cons
     std::map<std::pair<std::size_t, std::size_t>, std::vector<Piece>> byBlock; // (group, block) -> pieces
     for (std::size_t s = 0; s < slices.size(); ++s) {
         const core::RawSlice& slice = slices[s];
-        std::fill(slice.out.begin(), slice.out.end(), core::kNoSample);
         const std::size_t g = m_channels[slice.channel].group;
         const std::int64_t from = slice.firstSample, to = from + static_cast<std::int64_t>(slice.out.size());
         const std::vector<core::BlockSpan>& list = m_groups[g].blocks;
         auto it = std::upper_bound(list.begin(), list.end(), from,
                                    [](std::int64_t at, const core::BlockSpan& b) { return at < b.first + b.count; });
-        for (; it != list.end() && it->first < to; ++it)
-            byBlock[{g, static_cast<std::size_t>(it - list.begin())}].push_back(
-                {s, std::max(from, it->first), std::min<std::int64_t>(to, it->first + it->count)});
+        std::int64_t covered = from; // the jobs write their pieces whole: only what no block holds is filled here
+        for (; it != list.end() && it->first < to; ++it) {
+            const Piece piece{s, std::max(from, it->first), std::min<std::int64_t>(to, it->first + it->count)};
+            fillMissing(slice, covered, piece.from);
+            covered = piece.to;
+            byBlock[{g, static_cast<std::size_t>(it - list.begin())}].push_back(piece);
+        }
+        fillMissing(slice, covered, to);
     }
-    std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<Piece>>> jobs(byBlock.begin(),
-                                                                                         byBlock.end());
+    std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<Piece>>> jobs;
+    jobs.reserve(byBlock.size());
+    for (auto& [key, pieces] : byBlock) jobs.emplace_back(key, std::move(pieces));
     const std::vector<std::pair<std::size_t, std::size_t>> ahead =
         control.runner && control.runner->threadCount() > 1 ? leavesAhead(jobs) : decltype(leavesAhead(jobs)){};
     std::vector<core::Status> results(jobs.size());
@@ -212,9 +229,12 @@ core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, cons
             return;
         }
         const std::size_t j = k - ahead.size();
+        const auto missing = [&] { // a job that takes nothing out leaves its pieces missing
+            for (const Piece& p : jobs[j].second) fillMissing(slices[p.slice], p.from, p.to);
+        };
         if (control.cancel && control.cancel->cancelled()) {
             results[j] = core::makeError(core::ErrorCode::Cancelled, "cancelled", m_info.path);
-            return;
+            return missing();
         }
         const auto [g, block] = jobs[j].first;
         const Group& group = m_groups[g];
@@ -224,14 +244,14 @@ core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, cons
         const std::int64_t firstRecord = group.blockRecord[block] + (lo - b.first);
         thread_local core::UninitializedBytes bytes;
         results[j] = readRecords(group, firstRecord, hi - lo, bytes);
-        if (results[j].ok())
-            for (const Piece& p : jobs[j].second) {
-                const core::RawSlice& slice = slices[p.slice];
-                extract(slice.channel, bytes.data() + static_cast<std::size_t>(p.from - lo) * group.recordBytes,
-                        firstRecord + (p.from - lo),
-                        slice.out.subspan(static_cast<std::size_t>(p.from - slice.firstSample),
-                                          static_cast<std::size_t>(p.to - p.from)));
-            }
+        if (!results[j].ok()) return missing();
+        for (const Piece& p : jobs[j].second) {
+            const core::RawSlice& slice = slices[p.slice];
+            extract(slice.channel, bytes.data() + static_cast<std::size_t>(p.from - lo) * group.recordBytes,
+                    firstRecord + (p.from - lo),
+                    slice.out.subspan(static_cast<std::size_t>(p.from - slice.firstSample),
+                                      static_cast<std::size_t>(p.to - p.from)));
+        }
         if (control.progress) control.progress(++done, jobs.size());
     };
     if (control.runner)

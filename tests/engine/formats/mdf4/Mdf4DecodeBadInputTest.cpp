@@ -6,6 +6,7 @@
 #include "formats/mdf4/Mdf4Events.h"
 #include "formats/mdf4/Mdf4Recording.h"
 #include "formats/mdf4/Mdf4Text.h"
+#include "formats/mdf4/Mdf4Writer.h"
 
 #include "core/LittleEndian.h"
 #include "io/ByteSource.h"
@@ -187,4 +188,51 @@ TEST(Mdf4DecodeBadInput, AReductionIntervalThatStartsAtNoRecordIsNotUsed)
     const int c = (*r)->info().channelIndex("Model Root/SigGenOut");
     ASSERT_GE(c, 0);
     for (const lv::core::BlockSpan& b : (*r)->blocks(static_cast<std::size_t>(c))) EXPECT_FALSE(b.hasExtrema);
+}
+
+// A DZ block whose checksum is wrong (its last byte flipped: open inflates only the masters' first columns of
+// integer groups and does not see it): a read that needs it fails naming it and leaves its samples missing; the
+// other group's are read.
+TEST(Mdf4DecodeBadInput, ADamagedDzBlockLeavesItsSamplesMissingAndOthersRead)
+{
+    lv::test::TempDir dir;
+    const std::string path = (dir.path() / "two.mf4").string();
+    FileSpec spec;
+    spec.zipBytes = 4096;
+    for (const char* name : {"a", "b"})
+        spec.groups.push_back({name, "", {{name, "uV", "", ValueType::Int16, true, 0.5}}});
+    auto w = Mdf4Writer::create(path, spec);
+    ASSERT_TRUE(w.ok());
+    for (std::size_t g = 0; g < 2; ++g) {
+        const RecordLayout& layout = (*w)->layout(g);
+        std::vector<std::uint8_t> records(3000 * layout.recordBytes(), 0);
+        for (std::size_t i = 0; i < 3000; ++i) {
+            le::store<double>(&records[i * layout.recordBytes()], static_cast<double>(i) / 100);
+            le::store<std::int16_t>(&records[i * layout.recordBytes() + layout.offsets[0]],
+                                    static_cast<std::int16_t>(i));
+        }
+        ASSERT_TRUE((*w)->append(g, records).ok());
+    }
+    ASSERT_TRUE((*w)->commit().ok());
+    auto bytes = lv::test::readBytes(path);
+    const std::string text(bytes.begin(), bytes.end());
+    const std::uint64_t dz = text.find("##DZ"); // group a's first block: the writer writes a's records first
+    ASSERT_NE(dz, std::string::npos);
+    bytes[dz + 48 + le::u64(bytes, dz + 40) - 1] ^= 0xff; // the zlib stream's last byte: its Adler-32
+    auto r = openMdf4(lv::io::memorySource(std::move(bytes), kPath));
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const lv::core::RecordingInfo& info = (*r)->info();
+    ASSERT_EQ(info.channels.size(), 2u);
+    std::vector<std::int32_t> a(3000, 12345), b(3000, 12345);
+    const lv::core::RawSlice slices[] = {{0, 0, a}, {1, 0, b}};
+    const lv::core::Status read = (*r)->readRaw(slices, {});
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().describe().rfind(kPath + ": MDF4: ##DZ", 0), 0u) << read.error().describe();
+    std::size_t missing = 0; // every sample either read or missing
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        missing += a[i] == lv::core::kNoSample;
+        ASSERT_TRUE(a[i] == lv::core::kNoSample || a[i] == static_cast<std::int32_t>(i)) << i << ": " << a[i];
+    }
+    EXPECT_GT(missing, 0u); // the block of records that needs the damaged DZ block (here all 3,000: one block)
+    for (std::size_t i = 0; i < b.size(); ++i) ASSERT_EQ(b[i], static_cast<std::int32_t>(i));
 }

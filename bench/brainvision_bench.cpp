@@ -1,6 +1,7 @@
 // BrainVision reading against its floors (a plain pread of the data file; memcpy of the counts), on 64 ch x 1 h at
 // 256 Hz converted once from the cached synthetic session: open, every sample on 1 and 2 threads, 10 s windows.
 #include "BenchSession.h"
+#include "PlainRead.h"
 
 #include "convert/BrainVisionExport.h"
 #include "core/Recording.h"
@@ -13,10 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 namespace {
 
@@ -74,13 +73,8 @@ void BM_BvFloorPread(benchmark::State& state)
 {
     auto r = open();
     const std::string data = std::filesystem::path(header()).replace_extension(".eeg");
-    const int fd = ::open(data.c_str(), O_RDONLY);
-    std::vector<char> buffer(1 << 20);
-    const auto size = static_cast<off_t>(std::filesystem::file_size(data));
-    for (auto _ : state)
-        for (off_t at = 0; at < size; at += static_cast<off_t>(buffer.size()))
-            benchmark::DoNotOptimize(::pread(fd, buffer.data(), buffer.size(), at));
-    ::close(fd);
+    lv::bench::PlainRead file(data);
+    for (auto _ : state) benchmark::DoNotOptimize(file.once());
     state.counters["samples"] = benchmark::Counter(samples(*r), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_BvFloorPread)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -2,6 +2,7 @@
 // 32 REAL4 vectors of 3 values at 32 Hz for 4 h (CDFpp's 178 MB example size), in VVRs and in per-variable GZIP
 // CVVRs: open, every sample on 1 and 2 threads, 10 s windows, and the epoch kernels per instruction set.
 #include "CdfFixture.h"
+#include "PlainRead.h"
 
 #include "core/Recording.h"
 #include "decode/ThreadPool.h"
@@ -14,10 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 namespace {
 
@@ -62,13 +61,8 @@ void BM_CdfFloorPread(benchmark::State& state)
 {
     const std::string path = lv::bench::ensureCdf(spec(state.range(0) != 0));
     auto r = open(path);
-    const int fd = ::open(path.c_str(), O_RDONLY);
-    std::vector<char> buffer(1 << 20);
-    const auto size = static_cast<off_t>(std::filesystem::file_size(path));
-    for (auto _ : state)
-        for (off_t at = 0; at < size; at += static_cast<off_t>(buffer.size()))
-            benchmark::DoNotOptimize(::pread(fd, buffer.data(), buffer.size(), at));
-    ::close(fd);
+    lv::bench::PlainRead file(path);
+    for (auto _ : state) benchmark::DoNotOptimize(file.once());
     state.counters["samples"] = benchmark::Counter(samples(*r), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_CdfFloorPread)->ArgName("gzip")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();

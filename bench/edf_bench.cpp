@@ -1,6 +1,7 @@
 // EDF/BDF reading against its floors (a plain pread of the data records; memcpy of the counts; the scalar loops
 // the SIMD kernels replace), on 64 ch x 1 h at 256 Hz converted once from the cached synthetic session.
 #include "BenchSession.h"
+#include "PlainRead.h"
 
 #include "convert/EdfExport.h"
 #include "core/Recording.h"
@@ -16,12 +17,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -73,13 +72,8 @@ void BM_EdfFloorPread(benchmark::State& state)
 {
     const bool bdf = state.range(0) == 1;
     auto r = open(bdf);
-    const int fd = ::open(file(bdf).c_str(), O_RDONLY);
-    std::vector<char> buffer(1 << 20);
-    const auto size = static_cast<off_t>(std::filesystem::file_size(file(bdf)));
-    for (auto _ : state)
-        for (off_t at = r->header().headerBytes; at < size; at += static_cast<off_t>(buffer.size()))
-            benchmark::DoNotOptimize(::pread(fd, buffer.data(), buffer.size(), at));
-    ::close(fd);
+    lv::bench::PlainRead records(file(bdf), static_cast<std::uint64_t>(r->header().headerBytes));
+    for (auto _ : state) benchmark::DoNotOptimize(records.once());
     state.counters["samples"] = benchmark::Counter(dataSamples(*r), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_EdfFloorPread)->ArgName("bdf")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();

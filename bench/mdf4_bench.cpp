@@ -2,6 +2,7 @@
 // in one process, as openMdf4 opens it (threads:0) and on one thread (threads:1), against its floor: a plain read
 // of the file. The target: open under 50 ms.
 #include "Mdf4Shape.h"
+#include "PlainRead.h"
 #include "Scenario.h"
 
 #include "formats/mdf4/Mdf4Recording.h"
@@ -10,9 +11,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -67,13 +66,8 @@ BENCHMARK(BM_Mdf4Open)
 void BM_Mdf4FloorPread(benchmark::State& state)
 {
     const std::string path = shapeFile(state.range(0) != 0);
-    const int fd = ::open(path.c_str(), O_RDONLY);
-    std::vector<char> buffer(1 << 20);
-    const auto size = static_cast<off_t>(std::filesystem::file_size(path));
-    for (auto _ : state)
-        for (off_t at = 0; at < size; at += static_cast<off_t>(buffer.size()))
-            benchmark::DoNotOptimize(::pread(fd, buffer.data(), buffer.size(), at));
-    ::close(fd);
+    lv::bench::PlainRead file(path);
+    for (auto _ : state) benchmark::DoNotOptimize(file.once());
 }
 BENCHMARK(BM_Mdf4FloorPread)->ArgName("dz")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -96,32 +96,47 @@ std::uint64_t GroupScanner::mastersAloneFrom(const Mdf4Recording::Group& group, 
     return start;
 }
 
-// Master times of records [from, cycle count) from the first columns of each transposed DZ block.
+// Master times of records [from, cycle count) from the first columns of each transposed DZ block, the blocks side
+// by side on the runner, each into its own records' times.
 core::Status GroupScanner::readMasters(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from,
                                        std::span<double> times) const
 {
     const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
     const std::uint64_t rb = group.recordBytes;
+    std::vector<const Leaf*> leaves;
+    for (const Leaf& leaf : group.stream.leaves)
+        if (const std::uint64_t first = leaf.streamOffset / rb; first >= from && first < cg.cycleCount)
+            leaves.push_back(&leaf);
+    std::vector<core::Status> results(leaves.size());
+    core::runEach(m_runner, leaves.size(), [&](std::size_t k) {
+        thread_local std::vector<std::uint8_t> columns; // one buffer for every leaf: no fresh pages each time
+        results[k] = readLeafMasters(group, master, *leaves[k], columns, times);
+    });
+    for (core::Status& status : results) LV_TRY(std::move(status));
+    return {};
+}
+
+core::Status GroupScanner::readLeafMasters(const Mdf4Recording::Group& group, const Channel& master, const Leaf& leaf,
+                                           std::vector<std::uint8_t>& columns, std::span<double> times) const
+{
+    const ChannelGroup& cg = m_r.m_structure.dataGroups[group.dataGroup].groups[group.channelGroup];
+    const std::uint64_t rb = group.recordBytes;
     const std::uint64_t begin = group.idBytes + master.byteOffset;
     const std::uint64_t end = begin + (std::uint64_t{master.bitOffset} + master.bitCount + 7) / 8;
-    std::vector<std::uint8_t> record(end), columns; // one buffer for every leaf: no fresh pages each time
+    const std::uint64_t first = leaf.streamOffset / rb, rows = leaf.bytes / rb;
+    LV_TRY(readLeafPrefix(*m_r.m_file, leaf, end * rows, columns));
     // A little-endian float64 on whole bytes (the usual time master): its eight byte columns put together.
-    const bool plainDouble = master.dataType == DataType::FloatLe && master.bitCount == 64 && master.bitOffset == 0;
-    for (const Leaf& leaf : group.stream.leaves) {
-        const std::uint64_t first = leaf.streamOffset / rb, rows = leaf.bytes / rb;
-        if (first < from || first >= cg.cycleCount) continue;
-        LV_TRY(readLeafPrefix(*m_r.m_file, leaf, end * rows, columns));
-        if (plainDouble) {
-            const std::uint64_t n = std::min(rows, cg.cycleCount - first);
-            joinDoubleColumns(columns.data() + begin * rows, rows, {times.data() + first, n});
-            if (master.hasConversion)
-                for (double& t : std::span(times.data() + first, n)) t = convert(*master.conversion, t);
-            continue;
-        }
-        for (std::uint64_t r = 0; r < rows && first + r < cg.cycleCount; ++r) {
-            for (std::uint64_t c = begin; c < end; ++c) record[c] = columns[c * rows + r];
-            times[first + r] = physicalValue(cg, master, record.data() + group.idBytes, first + r);
-        }
+    if (master.dataType == DataType::FloatLe && master.bitCount == 64 && master.bitOffset == 0) {
+        const std::uint64_t n = std::min(rows, cg.cycleCount - first);
+        joinDoubleColumns(columns.data() + begin * rows, rows, {times.data() + first, n});
+        if (master.hasConversion)
+            for (double& t : std::span(times.data() + first, n)) t = convert(*master.conversion, t);
+        return {};
+    }
+    std::vector<std::uint8_t> record(end);
+    for (std::uint64_t r = 0; r < rows && first + r < cg.cycleCount; ++r) {
+        for (std::uint64_t c = begin; c < end; ++c) record[c] = columns[c * rows + r];
+        times[first + r] = physicalValue(cg, master, record.data() + group.idBytes, first + r);
     }
     return {};
 }

@@ -27,7 +27,8 @@ struct GroupScan {
 
 class GroupScanner {
 public:
-    explicit GroupScanner(const Mdf4Recording& r) : m_r(r) {}
+    // `runner`: a long group's DZ blocks inflated side by side (nullptr: on this thread).
+    explicit GroupScanner(const Mdf4Recording& r, core::TaskRunner* runner = nullptr) : m_r(r), m_runner(runner) {}
 
     // `group` scanned; nothing read when its channels hold neither numbers nor texts or it has no records. Corrupt
     // when its data holds fewer records than it counts or a channel lies outside its record.
@@ -37,11 +38,14 @@ private:
     std::uint64_t mastersAloneFrom(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from) const;
     core::Status readMasters(const Mdf4Recording::Group& group, const Channel& master, std::uint64_t from,
                              std::span<double> times) const;
+    core::Status readLeafMasters(const Mdf4Recording::Group& group, const Channel& master, const Leaf& leaf,
+                                 std::vector<std::uint8_t>& columns, std::span<double> times) const;
     template <class Visit>
     core::Status visitRecords(const Mdf4Recording::Group& group, Visit&& visit, std::uint64_t from,
                               std::uint64_t to) const;
 
     const Mdf4Recording& m_r;
+    core::TaskRunner* m_runner;
 };
 
 } // namespace lv::formats::mdf4

@@ -158,7 +158,10 @@ private:
                 if (bytes > static_cast<double>(kScanBudget)) break;
             }
             std::vector<DataGroupScan> scans(end - d);
-            core::runEach(m_runner, scans.size(), [&](std::size_t k) { scans[k] = scanDataGroup(d + k); });
+            if (scans.size() == 1) // one long group (a long recording): its blocks side by side
+                scans[0] = scanDataGroup(d, m_runner);
+            else
+                core::runEach(m_runner, scans.size(), [&](std::size_t k) { scans[k] = scanDataGroup(d + k, nullptr); });
             for (std::size_t k = 0; k < scans.size(); ++k) LV_TRY(openDataGroup(scans[k]));
             d = end;
         }
@@ -180,7 +183,7 @@ private:
         return bytes;
     }
 
-    DataGroupScan scanDataGroup(std::size_t d) const
+    DataGroupScan scanDataGroup(std::size_t d, core::TaskRunner* runner) const
     {
         DataGroupScan out;
         const DataGroup& dg = m_r.m_structure.dataGroups[d];
@@ -204,7 +207,7 @@ private:
                 if (!own) return {own.error(), {}};
                 group.ownRecords = std::make_shared<const std::vector<std::uint8_t>>(std::move(*own));
             }
-            auto scan = GroupScanner(m_r).scan(group);
+            auto scan = GroupScanner(m_r, runner).scan(group);
             if (!scan) return {scan.error(), {}};
             out.groups[g].emplace(std::move(group), std::move(*scan));
         }

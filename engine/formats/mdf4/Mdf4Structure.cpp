@@ -12,7 +12,6 @@
 #include <array>
 #include <map>
 #include <set>
-#include <thread>
 
 namespace lv::formats::mdf4 {
 

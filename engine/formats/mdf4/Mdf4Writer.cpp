@@ -193,33 +193,57 @@ core::Status Mdf4Writer::append(std::size_t group, std::span<const std::uint8_t>
     m_pending.insert(m_pending.end(), records.begin(), records.end());
     m_groups[group].records += records.size() / bytes;
     const std::uint64_t blockBytes = std::max<std::uint64_t>(1, m_zipBytes / bytes) * bytes;
-    const std::size_t batch = m_runner ? std::clamp<std::size_t>(m_runner->threadCount(), 1, kMaxBatch) : 1;
-    if (m_pending.size() >= blockBytes * batch) LV_TRY(flushPending(false));
+    if (m_pending.size() >= blockBytes * batch()) LV_TRY(flushPending(false));
     return {};
 }
 
 void Mdf4Writer::addEvent(EventSpec event) { m_events.push_back(std::move(event)); }
 
-// Compresses the pending records' whole blocks (with `all`, the last partial one too) and writes them in order.
+// The pending records' whole blocks (with `all`, the last partial one too) queued for compression (DZ; DT blocks
+// are written at once); the queue is compressed and written once it holds a batch.
 core::Status Mdf4Writer::flushPending(bool all)
 {
     if (m_pending.empty()) return {};
-    Group& g = m_groups[m_pendingGroup];
-    const std::uint32_t columns = g.layout.recordBytes();
+    const std::uint32_t columns = m_groups[m_pendingGroup].layout.recordBytes();
     const std::uint64_t blockBytes = std::max<std::uint64_t>(1, m_zipBytes / columns) * columns;
     std::size_t count = m_pending.size() / blockBytes;
     if (all && m_pending.size() % blockBytes != 0) ++count;
     if (count == 0) return {};
     if (!m_compress) return writePlain(count, blockBytes);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t from = i * blockBytes, n = std::min<std::uint64_t>(blockBytes, m_pending.size() - from);
+        QueuedBlock& q = m_queue.emplace_back();
+        q.group = m_pendingGroup;
+        if (!m_spare.empty()) { // a written block's buffer: no fresh pages per block
+            q.records = std::move(m_spare.back());
+            m_spare.pop_back();
+        }
+        q.records.assign(m_pending.begin() + static_cast<std::ptrdiff_t>(from),
+                         m_pending.begin() + static_cast<std::ptrdiff_t>(from + n));
+    }
+    const std::uint64_t used = std::min<std::uint64_t>(count * blockBytes, m_pending.size());
+    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(used));
+    return m_queue.size() >= batch() ? writeQueue() : core::Status{};
+}
+
+std::size_t Mdf4Writer::batch() const
+{
+    return m_runner ? std::clamp<std::size_t>(m_runner->threadCount(), 1, kMaxBatch) : 1;
+}
+
+// The queued blocks (of one group or several: a wide file's groups hold a block each) compressed side by side, then
+// written in the order they were queued.
+core::Status Mdf4Writer::writeQueue()
+{
+    const std::size_t count = m_queue.size();
     std::vector<std::vector<std::uint8_t>> zipped(count);
-    std::vector<std::uint64_t> lengths(count);
     std::vector<bool> failed(count, false);
     const auto compress = [&](std::size_t i) {
-        const std::uint64_t from = i * blockBytes, n = std::min<std::uint64_t>(blockBytes, m_pending.size() - from);
-        lengths[i] = n;
+        const std::vector<std::uint8_t>& records = m_queue[i].records;
+        const std::uint64_t n = records.size();
         thread_local core::UninitializedBytes transposed; // reused by the thread: no fresh pages per block
         transposed.resize(n);
-        blockToColumnOrder(m_pending.data() + from, n, columns, transposed.data());
+        blockToColumnOrder(records.data(), n, m_groups[m_queue[i].group].layout.recordBytes(), transposed.data());
         libdeflate_compressor* c = libdeflate_alloc_compressor(kLevel);
         if (!c) {
             failed[i] = true;
@@ -238,16 +262,18 @@ core::Status Mdf4Writer::flushPending(bool all)
     for (std::size_t i = 0; i < count; ++i) {
         if (failed[i])
             return core::makeError(ErrorCode::WriteFailed, "MDF4 writer: out of memory compressing a block", m_target);
+        Group& g = m_groups[m_queue[i].group];
+        const std::uint64_t n = m_queue[i].records.size();
         g.blocks.push_back(m_size);
         g.starts.push_back(g.streamBytes);
-        g.streamBytes += lengths[i];
-        LV_TRY(put(zippedHeader(lengths[i], zipped[i].size(), columns)));
+        g.streamBytes += n;
+        LV_TRY(put(zippedHeader(n, zipped[i].size(), g.layout.recordBytes())));
         LV_TRY(putRaw(zipped[i]));
         static constexpr std::uint8_t kZeros[8] = {};
         LV_TRY(putRaw(std::span(kZeros, aligned8(zipped[i].size()) - zipped[i].size())));
     }
-    const std::uint64_t used = std::min<std::uint64_t>(count * blockBytes, m_pending.size());
-    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(used));
+    for (QueuedBlock& q : m_queue) m_spare.push_back(std::move(q.records));
+    m_queue.clear();
     return {};
 }
 
@@ -334,6 +360,7 @@ core::Status Mdf4Writer::finish()
     if (m_finished || m_committed)
         return core::makeError(ErrorCode::WriteFailed, "MDF4 writer: the output is finished", m_target);
     LV_TRY(flushPending(true));
+    if (!m_queue.empty()) LV_TRY(writeQueue());
     for (Group& g : m_groups) LV_TRY(writeLists(g));
     LV_TRY(writeEvents());
     LV_TRY(flushOut());

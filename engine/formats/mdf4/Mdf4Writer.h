@@ -108,9 +108,17 @@ private:
         std::vector<std::uint64_t> starts; // their offsets in the uncompressed stream
     };
 
+    // A block of one group's records waiting to be compressed with others.
+    struct QueuedBlock {
+        std::size_t group = 0;
+        std::vector<std::uint8_t> records;
+    };
+
     Mdf4Writer() = default;
     core::Status writeTree(const FileSpec& spec);
     core::Status flushPending(bool all);
+    std::size_t batch() const; // blocks compressed side by side
+    core::Status writeQueue();
     core::Status writePlain(std::size_t count, std::uint64_t blockBytes);
     core::Status writeLists(Group& g);
     core::Status writeEvents();
@@ -131,6 +139,8 @@ private:
     std::vector<std::uint8_t> m_out; // bytes not yet written, from m_size - m_out.size()
     std::size_t m_pendingGroup = 0;
     std::vector<std::uint8_t> m_pending; // records of m_pendingGroup not yet compressed
+    std::vector<QueuedBlock> m_queue;    // whole blocks, of any groups, to compress together (at most a batch)
+    std::vector<std::vector<std::uint8_t>> m_spare; // written blocks' buffers, reused
     bool m_finished = false;
     bool m_committed = false;
 };

@@ -4,6 +4,7 @@
 #include "formats/mdf4/Mdf4Writer.h"
 
 #include "core/LittleEndian.h"
+#include "decode/ThreadPool.h"
 #include "formats/mdf4/Mdf4Block.h"
 #include "formats/mdf4/Mdf4Data.h"
 #include "formats/mdf4/Mdf4Structure.h"
@@ -300,4 +301,35 @@ TEST_F(Mdf4Written, ADroppedWriterLeavesNothingAndAnExistingTargetIsKept)
     w->reset();
     EXPECT_EQ(lv::test::readBytes(target()), (std::vector<std::uint8_t>{1, 2, 3}));
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+// Blocks of several groups (appends that switch groups, as a wide file's export does) are compressed side by side
+// and written in the order they were queued: the file of any runner is the file of none, byte for byte.
+TEST_F(Mdf4Written, BlocksOfGroupsCompressedSideBySideMakeTheFileOfOneThread)
+{
+    const auto write = [&](lv::core::TaskRunner* runner, const std::string& name) {
+        const std::string path = (dir.path() / name).string();
+        auto w = Mdf4Writer::create(path, twoGroups(4096), runner);
+        EXPECT_TRUE(w.ok());
+        for (std::size_t round = 0; round < 40; ++round)
+            for (std::size_t g = 0; g < 2; ++g) {
+                const std::size_t bytes = (*w)->layout(g).recordBytes();
+                std::vector<std::uint8_t> records((100 + 37 * round + 50 * g) * bytes);
+                for (std::size_t i = 0; i < records.size(); ++i)
+                    records[i] = static_cast<std::uint8_t>((i * 7 + round * 13 + g) % 251 < 60 ? i % 5 : i % 3);
+                EXPECT_TRUE((*w)->append(g, records).ok());
+            }
+        EXPECT_TRUE((*w)->commit().ok());
+        return lv::test::readBytes(path);
+    };
+    const std::vector<std::uint8_t> alone = write(nullptr, "alone.mf4");
+    WideRunner wide;
+    lv::decode::ThreadPool two(2);
+    EXPECT_TRUE(write(&wide, "wide.mf4") == alone); // (not EXPECT_EQ: it would print every byte)
+    EXPECT_TRUE(write(&two, "two.mf4") == alone);
+    auto file = lv::io::openFile((dir.path() / "two.mf4").string());
+    ASSERT_TRUE(file.ok());
+    auto s = readStructure(**file);
+    ASSERT_TRUE(s.ok()) << s.error().describe();
+    EXPECT_EQ(s->dataGroups[0].groups[0].cycleCount, 40u * 100 + 37 * 780);
 }

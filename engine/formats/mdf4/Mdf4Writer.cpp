@@ -237,7 +237,7 @@ core::Status Mdf4Writer::writeQueue()
 {
     const std::size_t count = m_queue.size();
     std::vector<std::vector<std::uint8_t>> zipped(count);
-    std::vector<bool> failed(count, false);
+    std::vector<std::uint8_t> failed(count, 0); // one byte each: jobs on several threads write them
     const auto compress = [&](std::size_t i) {
         const std::vector<std::uint8_t>& records = m_queue[i].records;
         const std::uint64_t n = records.size();
@@ -246,14 +246,14 @@ core::Status Mdf4Writer::writeQueue()
         blockToColumnOrder(records.data(), n, m_groups[m_queue[i].group].layout.recordBytes(), transposed.data());
         libdeflate_compressor* c = libdeflate_alloc_compressor(kLevel);
         if (!c) {
-            failed[i] = true;
+            failed[i] = 1;
             return;
         }
         zipped[i].resize(libdeflate_zlib_compress_bound(c, n));
         const std::size_t got = libdeflate_zlib_compress(c, transposed.data(), n, zipped[i].data(), zipped[i].size());
         libdeflate_free_compressor(c);
         zipped[i].resize(got);
-        failed[i] = got == 0;
+        failed[i] = got == 0 ? 1 : 0;
     };
     if (m_runner && count > 1)
         m_runner->parallelFor(count, compress);

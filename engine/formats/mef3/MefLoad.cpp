@@ -138,12 +138,15 @@ void checkSegmentStart(OpenState& s, const std::vector<IndexEntry>& entries,
 
 // The segment's samples at `fs` must fit in its header's span: blocks never overlap, gaps only lengthen the span.
 // Half again longer is a damaged rate (or damaged header times), which would place every block outside the span.
-core::Status checkRateAgainstSpan(const std::vector<IndexEntry>& entries, double fs, SegmentSpan span,
+// Blocks that start at or after the span's end are not counted: an append interrupted between its index and its
+// metadata leaves them (screenSegmentBlocks drops them, said).
+core::Status checkRateAgainstSpan(const std::vector<BlockRef>& blocks, double fs, SegmentSpan span,
                                   const std::string& metadataPath)
 {
     if (span.start == core::kNoTime || span.end == core::kNoTime || span.end <= span.start) return {};
     double samples = 0;
-    for (const IndexEntry& e : entries) samples += e.sampleCount <= kMaxBlockSamples ? e.sampleCount : 0;
+    for (const BlockRef& b : blocks)
+        samples += b.sampleCount <= kMaxBlockSamples && b.startTime < span.end ? b.sampleCount : 0;
     const double lasts = samples / fs * 1e6;
     const double spanUs = static_cast<double>(span.end - span.start);
     if (lasts <= 1.5 * spanUs + 2e6 / fs + 1) return {};
@@ -204,7 +207,7 @@ core::Status loadSegment(OpenState& s, const SegmentFiles& files, std::uint32_t 
     const double fs = c.detail.metadata.front().section2.samplingFrequency;
     if (core::plausibleSamplingRate(fs)) {
         const SegmentSpan span = headerSpan(s.time, c.detail.metadata.back().header, index->entries);
-        LV_TRY(checkRateAgainstSpan(index->entries, fs, span, tree.displayPath(files.base + ".tmet")));
+        LV_TRY(checkRateAgainstSpan(own, fs, span, tree.displayPath(files.base + ".tmet")));
         for (std::string& w : screenSegmentBlocks(own, fs, span, tree.displayPath(files.base + ".tidx")))
             c.warnings.push_back(std::move(w));
     }

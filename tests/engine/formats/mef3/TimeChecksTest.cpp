@@ -106,6 +106,17 @@ TEST_F(TimeChecks, ABlockASecondPastItsSegmentsEndIsDropped)
     EXPECT_EQ((*r)->info().channels[0].sampleCount, 27 * 2560);
 }
 
+// An append killed between its index and its metadata: the index holds blocks past the metadata header's end. The
+// rate is not taken for damaged (CrashSafety met this once: "its 5120 samples ... last 20 s, but its header's span
+// is 10 s"); the session opens and its blocks read.
+TEST_F(TimeChecks, BlocksPastAnEndTheMetadataHasNotCaughtUpWithAreNotADamagedRate)
+{
+    test::patchSealed(file("tmet"), 24, kStored0 - 150 * kSecond); // its header's end: 150 s after T0, of 300
+    auto r = openMef3(session.string(), {});
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    EXPECT_GE((*r)->info().channels[0].sampleCount, 13 * 2560); // at least the blocks before 150 s
+}
+
 TEST_F(TimeChecks, ARateItsSegmentsSpanCannotHoldIsRefusedByEveryOpenAndValidate)
 {
     test::patchSealed(file("tmet"), kSamplingFrequencyOffset, 1e-5);

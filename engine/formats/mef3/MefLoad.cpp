@@ -139,7 +139,7 @@ void checkSegmentStart(OpenState& s, const std::vector<IndexEntry>& entries,
 // The segment's samples at `fs` must fit in its header's span: blocks never overlap, gaps only lengthen the span.
 // Half again longer is a damaged rate (or damaged header times), which would place every block outside the span.
 // Blocks that start at or after the span's end are not counted: an append interrupted between its index and its
-// metadata leaves them (screenSegmentBlocks drops them, said).
+// metadata leaves them (screenSegmentBlocks keeps those that continue the blocks before them, drops the others).
 core::Status checkRateAgainstSpan(const std::vector<BlockRef>& blocks, double fs, SegmentSpan span,
                                   const std::string& metadataPath)
 {

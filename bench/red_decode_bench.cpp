@@ -3,6 +3,7 @@
 
 #include "formats/mef3/RedBlock.h"
 #include "formats/mef3/RedEncoder.h"
+#include "formats/mef3/RedSymbols.h"
 
 #include <benchmark/benchmark.h>
 
@@ -148,6 +149,49 @@ void BM_RedDecodeBatch(benchmark::State& state)
         benchmark::Counter(static_cast<double>(set.samples), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_RedDecodeBatch)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}})->ArgNames({"stepNv", "blockSec"});
+
+// The symbol loop alone (range decoding, no samples), waves of 64 blocks as decodeRedBatch makes them, on one
+// kernel: 0 scalar (two blocks side by side), 2 AVX2 (where this CPU runs it).
+void BM_RedSymbols(benchmark::State& state)
+{
+    const BlockSet& set = blockSet(state.range(0), state.range(1));
+    const auto level = state.range(2) == 2 ? lv::core::SimdLevel::Avx2 : lv::core::SimdLevel::Scalar;
+    if (!lv::core::cpuRuns(level)) {
+        state.SkipWithError("this CPU does not run the kernel");
+        return;
+    }
+    std::vector<std::vector<mef3::RedLookupEntry>> tables;
+    std::vector<std::vector<std::uint8_t>> symbols;
+    std::vector<mef3::RedSymbolLane> lanes;
+    std::size_t count = 0;
+    double totals = 0;
+    for (std::size_t offset : set.offsets) {
+        const std::span<const std::uint8_t> block(set.bytes.data() + offset, set.bytes.size() - offset);
+        const mef3::RedBlockHeader h = mef3::parseRedHeader(block);
+        std::uint32_t total = 0;
+        for (std::uint8_t c : h.statistics) total += c;
+        tables.emplace_back(total + mef3::kRedLookupSlack);
+        mef3::fillRedLookup(h.statistics, tables.back().data());
+        const std::uint32_t n = std::min(h.differenceBytes, 5 * h.sampleCount);
+        symbols.emplace_back(n + mef3::kRedSymbolSlack);
+        lanes.push_back(mef3::startRedSymbolLane(tables.back().data(), total, block.data() + mef3::kRedHeaderBytes,
+                                                 block.data() + h.blockBytes, symbols.back().data(), n));
+        count += n;
+        totals += total;
+    }
+    std::vector<mef3::RedSymbolLane> work;
+    for (auto _ : state) {
+        work = lanes;
+        for (std::size_t first = 0; first < work.size(); first += 64)
+            mef3::decodeRedSymbols(std::span(work).subspan(first, std::min<std::size_t>(64, work.size() - first)),
+                                   level);
+        benchmark::DoNotOptimize(symbols.data());
+    }
+    state.counters["symbols"] =
+        benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["tableEntries"] = totals / static_cast<double>(lanes.size());
+}
+BENCHMARK(BM_RedSymbols)->ArgsProduct({{1000, 100, 10, 1}, {1, 10}, {0, 2}})->ArgNames({"stepNv", "blockSec", "simd"});
 
 // Encoding the same counts block by block (RedEncoder::encode, as ChannelWriter does on each thread); the bytes are
 // checked equal to the decode benchmarks' blocks once.

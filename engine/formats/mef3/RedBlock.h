@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/SimdLevel.h"
 
 #include <array>
 #include <cstdint>
@@ -59,8 +60,10 @@ struct RedTask {
     core::Status status;
 };
 
-// Decodes every task as decodeRed would (identical output and errors), two blocks side by side, which
-// speeds up single-core throughput: each block's range decoder is one long dependency chain.
+// Decodes every task as decodeRed would (identical output and errors), many blocks side by side, which speeds up
+// single-core throughput: each block's range decoder is one long dependency chain. The symbols run on the best
+// kernel this CPU has (core::bestSimdLevel), or on `level`'s.
 void decodeRedBatch(std::span<RedTask> tasks);
+void decodeRedBatch(std::span<RedTask> tasks, core::SimdLevel level);
 
 } // namespace lv::formats::mef3

@@ -3,9 +3,11 @@
 // Each 64-bit lane holds one block's 32-bit state. The two divisions of a step (range / total, low / perCount) run
 // in double precision, where they are exact: for integers a < 2^32 and 1 <= b < 2^32 the rounded quotient never
 // reaches the next integer (its distance is at least 1/b, far above the rounding error), and range / total is a
-// multiply by 1/total rounded up (total <= 65,280). The coded bytes and the lookup tables are read by gathers on
-// absolute addresses; a block's input is read as the 4 bytes at min(at, end - 4), shifted so that bytes past the
-// end read as zeros, as meflib's decoder sees them.
+// multiply by 1/total rounded up (total <= 65,280). The coded bytes and the lookup entries are read by four scalar
+// loads per register (on AMD Zen 3 a gather's latency is no better, measured); a block's input is read as the 4
+// bytes at min(at, end - 4), shifted so that bytes past the end read as zeros, as meflib's decoder sees them.
+// The step is one long dependency chain (about 50 cycles: the division, the entry's load, the multiplies): two
+// registers in flight, 3 or 4 measured no faster.
 #include "formats/mef3/RedSymbols.h"
 
 #include <immintrin.h>
@@ -16,7 +18,7 @@ namespace lv::formats::mef3::avx2 {
 
 namespace {
 
-constexpr int kGroups = 2; // registers of four lanes in flight (3 measured no faster: registers spill)
+constexpr int kGroups = 2; // registers of four lanes in flight
 constexpr int kLanes = 4 * kGroups;
 constexpr std::uint32_t kChunk = 16; // steps between lane refills
 static_assert(kChunk <= kRedSymbolSlack);
@@ -31,27 +33,19 @@ struct alignas(32) GroupState {
     std::uint64_t range[4];
     std::uint64_t at[4];    // address of the next coded byte
     std::uint64_t last4[4]; // address of the last 4 coded bytes
-    std::uint64_t table[4]; // address of the lookup table
     double totalMinus1[4];
     double byTotal[4]; // 1 / total, rounded up
+    const RedLookupEntry* table[4];
 };
 
+// What changes from step to step, in registers; the rest is read from the GroupState.
 struct Group {
-    __m256i low, range, at, last4, table;
-    __m256d totalMinus1, byTotal;
+    __m256i low, range, at;
 };
 
-Group load(const GroupState& s)
-{
-    auto i = [](const std::uint64_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); };
-    return {i(s.low),
-            i(s.range),
-            i(s.at),
-            i(s.last4),
-            i(s.table),
-            _mm256_load_pd(s.totalMinus1),
-            _mm256_load_pd(s.byTotal)};
-}
+__m256i loadLanes(const std::uint64_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+
+Group load(const GroupState& s) { return {loadLanes(s.low), loadLanes(s.range), loadLanes(s.at)}; }
 
 void store(const Group& g, GroupState& s)
 {
@@ -59,10 +53,6 @@ void store(const Group& g, GroupState& s)
     o(s.low, g.low);
     o(s.range, g.range);
     o(s.at, g.at);
-    o(s.last4, g.last4);
-    o(s.table, g.table);
-    _mm256_store_pd(s.totalMinus1, g.totalMinus1);
-    _mm256_store_pd(s.byTotal, g.byTotal);
 }
 
 std::uint64_t address(const void* p)
@@ -96,7 +86,7 @@ __m256i toInteger(__m256d d)
                             _mm256_set1_epi64x(kMagicBits));
 }
 
-// The 32-bit words at four addresses, by four loads: on AMD Zen 3 a gather's latency is twice theirs.
+// The 32-bit words at four addresses.
 __m128i loadEach(__m256i addresses)
 {
     const __m128i a = _mm256_castsi256_si128(addresses);
@@ -111,9 +101,10 @@ __m128i loadEach(__m256i addresses)
 }
 
 // The 4 coded bytes from `at`, big-endian, zeros past the end.
-__m256i input(const Group& g)
+__m256i input(const Group& g, const GroupState& s)
 {
-    const __m256i from = _mm256_blendv_epi8(g.at, g.last4, _mm256_cmpgt_epi64(g.at, g.last4));
+    const __m256i last4 = loadLanes(s.last4);
+    const __m256i from = _mm256_blendv_epi8(g.at, last4, _mm256_cmpgt_epi64(g.at, last4));
     const __m256i past = _mm256_slli_epi64(_mm256_sub_epi64(g.at, from), 3);
     __m128i raw = loadEach(from);
     raw = _mm_shuffle_epi8(raw, _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
@@ -121,7 +112,15 @@ __m256i input(const Group& g)
 }
 
 // One symbol of each of the register's four blocks; returns the symbols, one per 64-bit lane.
-__attribute__((always_inline)) inline __m256i step(Group& g)
+// The lookup entries of the four lanes' q (int32 each).
+__m256i entries(const GroupState& s, __m128i q)
+{
+    return _mm256_cvtepu32_epi64(_mm_setr_epi32(
+        static_cast<int>(s.table[0][_mm_cvtsi128_si32(q)]), static_cast<int>(s.table[1][_mm_extract_epi32(q, 1)]),
+        static_cast<int>(s.table[2][_mm_extract_epi32(q, 2)]), static_cast<int>(s.table[3][_mm_extract_epi32(q, 3)])));
+}
+
+__attribute__((always_inline)) inline __m256i step(Group& g, const GroupState& s)
 {
     const __m256i mask32 = _mm256_set1_epi64x(0xffffffff);
     const __m256i range = g.range;
@@ -132,17 +131,17 @@ __attribute__((always_inline)) inline __m256i step(Group& g)
     const __m256i steps = _mm256_sub_epi64(_mm256_setzero_si256(), negSteps);
     const __m256i shift = _mm256_slli_epi64(steps, 3);
     const __m256i bits =
-        _mm256_srlv_epi64(_mm256_and_si256(_mm256_srli_epi64(input(g), 1), _mm256_set1_epi64x(0xffffff)),
+        _mm256_srlv_epi64(_mm256_and_si256(_mm256_srli_epi64(input(g, s), 1), _mm256_set1_epi64x(0xffffff)),
                           _mm256_sub_epi64(_mm256_set1_epi64x(24), shift));
     const __m256i low = _mm256_or_si256(_mm256_and_si256(_mm256_sllv_epi64(g.low, shift), mask32), bits);
     const __m256i wide = _mm256_sllv_epi64(range, shift);
     g.at = _mm256_add_epi64(g.at, steps);
-    // perCount = range / total; q = min(low / perCount, total - 1).
-    const __m256d perCountD = _mm256_floor_pd(_mm256_mul_pd(toDouble(wide), g.byTotal));
-    const __m256d qD = _mm256_min_pd(_mm256_floor_pd(_mm256_div_pd(toDouble(low), perCountD)), g.totalMinus1);
+    // perCount = range / total; q = min(low / perCount, total - 1), truncated (the minimum of the floor is the
+    // floor of the minimum: total - 1 is an integer).
+    const __m256d perCountD = _mm256_floor_pd(_mm256_mul_pd(toDouble(wide), _mm256_load_pd(s.byTotal)));
+    const __m256d qD = _mm256_min_pd(_mm256_div_pd(toDouble(low), perCountD), _mm256_load_pd(s.totalMinus1));
     const __m256i perCount = toInteger(perCountD);
-    const __m256i entryAt = _mm256_add_epi64(g.table, _mm256_slli_epi64(toInteger(qD), 2));
-    const __m256i entry = _mm256_cvtepu32_epi64(loadEach(entryAt));
+    const __m256i entry = entries(s, _mm256_cvttpd_epi32(qD));
     const __m256i symbol = _mm256_and_si256(entry, _mm256_set1_epi64x(0xff));
     const __m256i below = _mm256_mul_epu32(perCount, _mm256_srli_epi64(entry, 16));
     g.low = _mm256_and_si256(_mm256_sub_epi64(low, below), mask32);
@@ -237,7 +236,7 @@ private:
             s.range[k] = b.range;
             s.at[k] = address(b.at);
             s.last4[k] = address(b.end - 4);
-            s.table[k] = address(b.lookup);
+            s.table[k] = b.lookup;
             s.totalMinus1[k] = static_cast<double>(b.total - 1);
             s.byTotal[k] = byTotal(b.total);
             m_running[l] = &b;
@@ -255,7 +254,7 @@ private:
         s.low[k] = 0;
         s.range[k] = 0x80000000u;
         s.at[k] = s.last4[k] = address(kIdleInput);
-        s.table[k] = address(kIdleTable);
+        s.table[k] = kIdleTable;
         s.totalMinus1[k] = 0.0;
         s.byTotal[k] = 1.0;
         m_running[l] = nullptr;
@@ -292,7 +291,8 @@ void decodeRedSymbols(RedSymbolLane* blocks, std::size_t count, std::size_t stop
             for (int k = 0; k < kGroups; ++k) eight[k] = _mm256_setzero_si256();
             for (int j = 0; j < 8; ++j)
                 for (int k = 0; k < kGroups; ++k)
-                    eight[k] = _mm256_or_si256(_mm256_srli_epi64(eight[k], 8), _mm256_slli_epi64(step(g[k]), 56));
+                    eight[k] = _mm256_or_si256(_mm256_srli_epi64(eight[k], 8),
+                                               _mm256_slli_epi64(step(g[k], lanes.state(k)), 56));
             for (int k = 0; k < kGroups; ++k) storeSymbols(eight[k], lanes.out(k), i);
         }
         for (int k = 0; k < kGroups; ++k) store(g[k], lanes.state(k));

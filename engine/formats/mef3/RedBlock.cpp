@@ -13,6 +13,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lv::formats::mef3 {
 
 namespace le = core::le;
@@ -47,6 +51,31 @@ bool holdsKeyFlag(std::uint64_t w)
     return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
 }
 
+// Writes current plus the running sums of the 8 signed byte differences in `w` (the first in its lowest byte) to
+// out[0..8), wrapping as meflib's 32-bit arithmetic does; returns the last.
+std::uint32_t addDifferences(std::uint64_t w, std::uint32_t current, std::int32_t* out)
+{
+#if defined(__SSE2__)
+    const __m128i bytes = _mm_cvtsi64_si128(static_cast<long long>(w));
+    __m128i sums = _mm_srai_epi16(_mm_unpacklo_epi8(bytes, bytes), 8); // 8 x int16: a sum of 8 stays within 1,016
+    sums = _mm_add_epi16(sums, _mm_slli_si128(sums, 2));
+    sums = _mm_add_epi16(sums, _mm_slli_si128(sums, 4));
+    sums = _mm_add_epi16(sums, _mm_slli_si128(sums, 8));
+    const __m128i base = _mm_set1_epi32(static_cast<int>(current));
+    const __m128i low = _mm_add_epi32(base, _mm_srai_epi32(_mm_unpacklo_epi16(sums, sums), 16));
+    const __m128i high = _mm_add_epi32(base, _mm_srai_epi32(_mm_unpackhi_epi16(sums, sums), 16));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), low);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4), high);
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_shuffle_epi32(high, 0xFF)));
+#else
+    for (int j = 0; j < 8; ++j) {
+        current += static_cast<std::uint32_t>(static_cast<std::int8_t>(w >> (8 * j)));
+        out[j] = static_cast<std::int32_t>(current);
+    }
+    return current;
+#endif
+}
+
 std::uint32_t makeSamples(const std::uint8_t* symbols, std::uint32_t count, std::uint32_t n, std::int32_t* out)
 {
     if (count < 4) return 0;
@@ -60,10 +89,7 @@ std::uint32_t makeSamples(const std::uint8_t* symbols, std::uint32_t count, std:
         if (n - i >= 8 && end - p >= 8) {
             const std::uint64_t w = core::le::load<std::uint64_t>(p);
             if (!holdsKeyFlag(w)) {
-                for (int j = 0; j < 8; ++j) {
-                    current += static_cast<std::uint32_t>(static_cast<std::int8_t>(w >> (8 * j)));
-                    out[i + j] = static_cast<std::int32_t>(current);
-                }
+                current = addDifferences(w, current, out + i);
                 p += 8;
                 i += 8;
                 continue;
@@ -207,6 +233,7 @@ std::size_t decodeWave(std::span<RedTask> tasks, std::size_t first, core::SimdLe
         tableEntries += p.total + kRedLookupSlack;
         symbolBytes += p.count + kRedSymbolSlack;
         placed.push_back(p);
+        __builtin_prefetch(task.block.data() + kRedHeaderBytes); // its first coded bytes, read once the tables are
         wave.tasks.push_back(&task);
         wave.lanes.emplace_back();
     }

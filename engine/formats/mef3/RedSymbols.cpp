@@ -108,7 +108,7 @@ void decodeOne(RedSymbolLane& a)
 void fillRedLookup(std::span<const std::uint8_t, 256> statistics, RedLookupEntry* table)
 {
     // Only the symbols that occur (EEG uses a few dozen of the 256), found 8 counts at a time, each written in
-    // runs of 8 entries: a run's excess is overwritten by the next symbol's or lands in the table's slack.
+    // runs of 16 then 8 entries: a run's excess is overwritten by the next symbol's or lands in the table's slack.
     std::uint32_t cum = 0;
     for (std::uint32_t first = 0; first < 256; first += 8) {
         std::uint64_t counts = core::le::load<std::uint64_t>(statistics.data() + first);
@@ -118,7 +118,8 @@ void fillRedLookup(std::span<const std::uint8_t, 256> statistics, RedLookupEntry
             counts &= ~(std::uint64_t{0xff} << bit);
             const RedLookupEntry entry = (cum << 16) | (c << 8) | (first + static_cast<std::uint32_t>(bit / 8));
             RedLookupEntry* at = table + cum;
-            for (std::uint32_t k = 0; k < c; k += 8)
+            for (int j = 0; j < 16; ++j) at[j] = entry; // most counts: no loop whose length varies
+            for (std::uint32_t k = 16; k < c; k += 8)
                 for (int j = 0; j < 8; ++j) at[k + j] = entry;
             cum += c;
         }

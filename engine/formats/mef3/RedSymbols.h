@@ -31,8 +31,8 @@ struct RedSymbolLane {
     std::uint32_t done = 0; // symbols decoded so far
 };
 
-// Entries a lookup table needs past its total: fillRedLookup writes runs of 8.
-inline constexpr std::size_t kRedLookupSlack = 8;
+// Entries a lookup table needs past its total: fillRedLookup writes runs of 16, then of 8.
+inline constexpr std::size_t kRedLookupSlack = 16;
 
 // Fills a block's lookup table (its statistics' total entries, then kRedLookupSlack more of scratch) from its 256
 // symbol counts.

@@ -157,6 +157,7 @@ Json fullRead(const std::string& path, std::size_t threads)
     decode::ThreadPool pool(threads);
     core::ReadControl control;
     control.runner = &pool;
+    control.forwardOnly = true;
     const std::int64_t perChunk = std::max<std::int64_t>(1, (std::int64_t{1} << 21) / std::ssize(info.channels));
     std::int64_t longest = 0;
     for (const core::ChannelInfo& c : info.channels) longest = std::max(longest, c.gridLength);

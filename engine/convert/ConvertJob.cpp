@@ -219,6 +219,7 @@ JobResult runConvertJob(const ConvertJob& job, const JobEnvironment& environment
         control.progress = [&](std::uint64_t done, std::uint64_t total) { events.progress(meter.update(done, total)); };
     control.verifyCrc = job.verifyCrc;
     control.skipDamagedBlocks = job.skipDamaged;
+    control.forwardOnly = true; // every writer reads its input once, forward (a second pass is only slower)
     auto written = target->write(source, *selection, options, job.output, control);
     for (std::string& w : source.takeWarnings()) result.warnings.push_back(std::move(w));
     if (!written) {

@@ -41,6 +41,9 @@ struct ReadControl {
     const CancelToken* cancel = nullptr; // checked between blocks
     bool verifyCrc = true;               // check each data block's CRC as it is read (formats that have one)
     bool skipDamagedBlocks = false;      // a damaged block reads as missing, with a warning, instead of failing
+    // A hint that the reader goes forward in one pass (an export): no channel is read again before where this read
+    // of it ends, so a format may drop what it cached of that. Reading back anyway is correct, only slower.
+    bool forwardOnly = false;
     // Called with (done, total) units of work, possibly from worker threads.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };

@@ -258,8 +258,50 @@ core::Status Mdf4Recording::readRaw(std::span<const core::RawSlice> slices, cons
         control.runner->parallelFor(ahead.size() + jobs.size(), run);
     else
         for (std::size_t j = 0; j < jobs.size(); ++j) run(j);
+    if (control.forwardOnly) dropLeavesBehind(slices);
     for (core::Status& s : results) LV_TRY(std::move(s));
     return {};
+}
+
+std::uint64_t Mdf4Recording::cachedLeafBytes() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_leafCacheBytes;
+}
+
+void Mdf4Recording::dropLeavesBehind(std::span<const core::RawSlice> slices) const
+{
+    std::map<std::size_t, std::uint64_t> behind; // group -> stream bytes no later read of its channels needs
+    for (const core::RawSlice& slice : slices) {
+        if (slice.out.empty()) continue;
+        const std::size_t g = m_channels[slice.channel].group;
+        const Group& group = m_groups[g];
+        const std::int64_t to = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
+        const auto it =
+            std::upper_bound(group.blocks.begin(), group.blocks.end(), to - 1,
+                             [](std::int64_t at, const core::BlockSpan& b) { return at < b.first + b.count; });
+        if (group.blocks.empty()) continue;
+        const std::int64_t records = it == group.blocks.end()
+                                         ? group.blockRecord.back() + group.blocks.back().count // all of them
+                                         : group.blockRecord[static_cast<std::size_t>(it - group.blocks.begin())] +
+                                               std::max<std::int64_t>(0, to - it->first);
+        const std::uint64_t bytes = static_cast<std::uint64_t>(records) * group.recordBytes;
+        const auto [at, fresh] = behind.try_emplace(g, bytes);
+        if (!fresh) at->second = std::min(at->second, bytes);
+    }
+    std::lock_guard lock(m_mutex);
+    for (auto e = m_leafCache.begin(); e != m_leafCache.end();) {
+        bool done = false;
+        for (const auto& [g, bytes] : behind)
+            for (const Leaf& l : m_groups[g].stream.leaves)
+                if (l.block == e->first) done = done || l.streamOffset + l.bytes <= bytes;
+        if (!done) {
+            ++e;
+            continue;
+        }
+        m_leafCacheBytes -= e->second->size();
+        e = m_leafCache.erase(e);
+    }
 }
 
 bool Mdf4Recording::leafPending(std::uint64_t key) const

@@ -39,6 +39,8 @@ public:
     // The warnings of info() that say what this reader leaves out or rounds (irregular groups, texts, float steps),
     // not what is wrong with the file.
     const std::vector<std::string>& limits() const { return m_limits; }
+    // Bytes of inflated DZ blocks kept for the next reads.
+    std::uint64_t cachedLeafBytes() const;
 
 private:
     friend class Mdf4Opener;
@@ -89,6 +91,8 @@ private:
                      std::span<std::int32_t> out) const;
     using Bytes = std::shared_ptr<const core::UninitializedBytes>;
     Bytes leafBytes(const Group& group, std::size_t leaf) const;
+    // ReadControl::forwardOnly: drops the cached leaves that end before where the slices end in their groups.
+    void dropLeavesBehind(std::span<const core::RawSlice> slices) const;
     void warnOnce(std::size_t channel, const std::string& what) const;
 
     io::ByteSourcePtr m_file;

@@ -41,9 +41,6 @@ std::int32_t redRound(double value)
     return static_cast<std::int32_t>(value);
 }
 
-// Pass 2: symbols to samples. The stream opens with a 4-byte key sample (its 0x80 flag is implicit); then
-// each symbol is a signed difference, or 0x80 followed by a 4-byte little-endian key sample. Branch-free
-// step; `symbols` has 8 readable bytes past `count`. Returns the number of samples made.
 // Whether any of the 8 bytes of `w` is 0x80 (a key-sample flag).
 bool holdsKeyFlag(std::uint64_t w)
 {
@@ -76,6 +73,9 @@ std::uint32_t addDifferences(std::uint64_t w, std::uint32_t current, std::int32_
 #endif
 }
 
+// Pass 2: symbols to samples. The stream opens with a 4-byte key sample (its 0x80 flag is implicit); then
+// each symbol is a signed difference, or 0x80 followed by a 4-byte little-endian key sample. Branch-free
+// step; `symbols` has 8 readable bytes past `count`. Returns the number of samples made.
 std::uint32_t makeSamples(const std::uint8_t* symbols, std::uint32_t count, std::uint32_t n, std::int32_t* out)
 {
     if (count < 4) return 0;
@@ -233,7 +233,7 @@ std::size_t decodeWave(std::span<RedTask> tasks, std::size_t first, core::SimdLe
         tableEntries += p.total + kRedLookupSlack;
         symbolBytes += p.count + kRedSymbolSlack;
         placed.push_back(p);
-        __builtin_prefetch(task.block.data() + kRedHeaderBytes); // its first coded bytes, read once the tables are
+        __builtin_prefetch(task.block.data() + kRedHeaderBytes); // its first coded bytes, read after the tables
         wave.tasks.push_back(&task);
         wave.lanes.emplace_back();
     }

@@ -168,11 +168,10 @@ void BM_RedSymbols(benchmark::State& state)
     for (std::size_t offset : set.offsets) {
         const std::span<const std::uint8_t> block(set.bytes.data() + offset, set.bytes.size() - offset);
         const mef3::RedBlockHeader h = mef3::parseRedHeader(block);
-        std::uint32_t total = 0;
-        for (std::uint8_t c : h.statistics) total += c;
+        const std::uint32_t total = mef3::redStatisticsTotal(h);
         tables.emplace_back(total + mef3::kRedLookupSlack);
         mef3::fillRedLookup(h.statistics, tables.back().data());
-        const std::uint32_t n = std::min(h.differenceBytes, 5 * h.sampleCount);
+        const std::uint32_t n = mef3::redSymbolCount(h);
         symbols.emplace_back(n + mef3::kRedSymbolSlack);
         lanes.push_back(mef3::startRedSymbolLane(tables.back().data(), total, block.data() + mef3::kRedHeaderBytes,
                                                  block.data() + h.blockBytes, symbols.back().data(), n));

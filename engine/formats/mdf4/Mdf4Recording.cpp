@@ -276,11 +276,11 @@ void Mdf4Recording::dropLeavesBehind(std::span<const core::RawSlice> slices) con
         if (slice.out.empty()) continue;
         const std::size_t g = m_channels[slice.channel].group;
         const Group& group = m_groups[g];
+        if (group.blocks.empty()) continue;
         const std::int64_t to = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
         const auto it =
             std::upper_bound(group.blocks.begin(), group.blocks.end(), to - 1,
                              [](std::int64_t at, const core::BlockSpan& b) { return at < b.first + b.count; });
-        if (group.blocks.empty()) continue;
         const std::int64_t records = it == group.blocks.end()
                                          ? group.blockRecord.back() + group.blocks.back().count // all of them
                                          : group.blockRecord[static_cast<std::size_t>(it - group.blocks.begin())] +
@@ -289,13 +289,15 @@ void Mdf4Recording::dropLeavesBehind(std::span<const core::RawSlice> slices) con
         const auto [at, fresh] = behind.try_emplace(g, bytes);
         if (!fresh) at->second = std::min(at->second, bytes);
     }
+    std::vector<std::uint64_t> done; // DZ blocks wholly behind: leaves are in stream order
+    for (const auto& [g, bytes] : behind)
+        for (const Leaf& l : m_groups[g].stream.leaves) {
+            if (l.streamOffset + l.bytes > bytes) break;
+            if (l.dz) done.push_back(l.block);
+        }
     std::lock_guard lock(m_mutex);
     for (auto e = m_leafCache.begin(); e != m_leafCache.end();) {
-        bool done = false;
-        for (const auto& [g, bytes] : behind)
-            for (const Leaf& l : m_groups[g].stream.leaves)
-                if (l.block == e->first) done = done || l.streamOffset + l.bytes <= bytes;
-        if (!done) {
+        if (std::find(done.begin(), done.end(), e->first) == done.end()) {
             ++e;
             continue;
         }

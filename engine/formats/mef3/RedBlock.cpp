@@ -157,6 +157,18 @@ core::Status checkRedHeaderValues(const RedBlockHeader& h)
     return {};
 }
 
+std::uint32_t redStatisticsTotal(const RedBlockHeader& header)
+{
+    std::uint32_t total = 0;
+    for (std::uint8_t c : header.statistics) total += c;
+    return total;
+}
+
+std::uint32_t redSymbolCount(const RedBlockHeader& header)
+{
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(header.differenceBytes, 5ull * header.sampleCount));
+}
+
 bool redCrcOk(const RedBlockHeader& header, std::span<const std::uint8_t> block)
 {
     if (header.blockBytes < 4 || header.blockBytes > block.size()) return false;
@@ -192,10 +204,9 @@ core::Status place(const RedTask& task, Placement& p)
     if (task.out.size() < n) return corrupt("RED block holds more samples than its index announces");
     if (h.blockBytes < kRedHeaderBytes || h.blockBytes > task.block.size())
         return corrupt("RED block size " + std::to_string(h.blockBytes) + " is impossible");
-    for (std::uint8_t c : h.statistics) p.total += c;
+    p.total = redStatisticsTotal(h);
     if (p.total == 0) return corrupt("RED block statistics are all zero");
-    // A sample takes at most 5 symbols; symbols past that cannot change the output.
-    p.count = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.differenceBytes, 5ull * n));
+    p.count = redSymbolCount(h);
     return {};
 }
 

@@ -44,6 +44,13 @@ RedBlockHeader parseRedHeader(std::span<const std::uint8_t> block);
 // on every block decoded and by validate.
 core::Status checkRedHeaderValues(const RedBlockHeader& header);
 
+// The sum of a block's (decrypted) symbol statistics: its lookup table's entries; 0 in a block that cannot decode.
+std::uint32_t redStatisticsTotal(const RedBlockHeader& header);
+
+// The symbols a block's range decoder runs: its difference bytes, at most 5 per sample (a sample takes at most 5
+// symbols; more cannot change the output).
+std::uint32_t redSymbolCount(const RedBlockHeader& header);
+
 // Checks the block CRC over bytes [4, blockBytes).
 bool redCrcOk(const RedBlockHeader& header, std::span<const std::uint8_t> block);
 

@@ -64,11 +64,10 @@ std::vector<std::vector<std::uint8_t>> symbolsOf(const std::vector<OwnedBlock>& 
     std::vector<RedSymbolLane> lanes;
     for (const OwnedBlock& b : blocks) {
         const RedBlockHeader h = parseRedHeader(b.bytes);
-        std::uint32_t total = 0;
-        for (std::uint8_t c : h.statistics) total += c;
+        const std::uint32_t total = redStatisticsTotal(h);
         tables.emplace_back(total + kRedLookupSlack);
         fillRedLookup(h.statistics, tables.back().data());
-        const std::uint32_t count = std::min(h.differenceBytes, 5 * h.sampleCount);
+        const std::uint32_t count = redSymbolCount(h);
         symbols.emplace_back(count + kRedSymbolSlack, std::uint8_t{0xAA});
         const std::uint8_t* end = b.bytes.data() + std::min<std::size_t>(h.blockBytes, b.bytes.size());
         lanes.push_back(startRedSymbolLane(tables.back().data(), total, b.bytes.data() + kRedHeaderBytes, end,

@@ -1,4 +1,4 @@
-// The default block visit: a binary search of the listed spans.
+// The default block visit (a binary search of the listed spans) and batch decode (one block after another).
 #include "core/BlockSource.h"
 
 #include <algorithm>
@@ -15,6 +15,11 @@ bool BlockSource::visitBlocks(std::size_t channel, std::int64_t from, std::int64
     for (; it != all.end() && it->first < to; ++it)
         if (!visit(static_cast<std::size_t>(it - all.begin()), *it)) break;
     return true;
+}
+
+void BlockSource::decodeBlocks(std::span<BlockDecode> blocks, const ReadControl& control) const
+{
+    for (BlockDecode& b : blocks) b.status = decodeBlock(b.channel, b.block, b.out, control);
 }
 
 } // namespace lv::core

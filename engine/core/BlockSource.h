@@ -20,6 +20,14 @@ struct BlockSpan {
     bool hasExtrema = false;
 };
 
+// One block of a batch (BlockSource::decodeBlocks): its samples go to out[0, count); `status` says how it went.
+struct BlockDecode {
+    std::size_t channel = 0;
+    std::size_t block = 0;
+    std::span<std::int32_t> out;
+    Status status;
+};
+
 class BlockSource {
 public:
     virtual ~BlockSource() = default;
@@ -35,6 +43,13 @@ public:
     // Decodes one block into out[0, count) (kNoSample for NaN samples). Safe to call from several threads.
     virtual Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
                                const ReadControl& control) const = 0;
+    // Decodes each block as decodeBlock would (the same samples, the same error in its status); a source may
+    // decode them side by side (MEF: blocks of any channels on the RED decoder's lanes). The default decodes
+    // them one by one. Safe to call from several threads.
+    virtual void decodeBlocks(std::span<BlockDecode> blocks, const ReadControl& control) const;
+    // How many blocks decodeBlocks likes at once (a viewer's scheduler hands a worker that many); 1: it gains
+    // nothing over decodeBlock.
+    virtual std::size_t preferredBatch() const { return 1; }
 };
 
 } // namespace lv::core

@@ -412,15 +412,23 @@ core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSl
     return {};
 }
 
-core::Status MefRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
-                                       const core::ReadControl& control) const
+core::Result<const BlockRef*> MefRecording::blockToDecode(std::size_t channel, std::size_t block,
+                                                          std::size_t outSize) const
 {
     LV_TRY(ensureChannel(channel));
     if (block >= m_details[channel].blocks.size()) return makeError(ErrorCode::InvalidArgument, "no such block");
     const BlockRef& b = m_details[channel].blocks[block];
     LV_TRY(checkSegment(channel, b.segment));
-    if (out.size() < b.sampleCount) return makeError(ErrorCode::InvalidArgument, "output smaller than the block");
-    const core::RawSlice slice{channel, b.gridIndex, out.first(b.sampleCount)};
+    if (outSize < b.sampleCount) return makeError(ErrorCode::InvalidArgument, "output smaller than the block");
+    return &b;
+}
+
+core::Status MefRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                                       const core::ReadControl& control) const
+{
+    auto b = blockToDecode(channel, block, out.size());
+    if (!b) return b.error();
+    const core::RawSlice slice{channel, (*b)->gridIndex, out.first((*b)->sampleCount)};
     thread_local std::vector<std::int32_t> scratch;
     return decodeJob(Job{0, block, block + 1}, std::span(&slice, 1), control, scratch);
 }

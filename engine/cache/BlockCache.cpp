@@ -70,6 +70,63 @@ core::Result<BlockData> BlockCache::get(const BlockKey& key, const Decoder& deco
     return result;
 }
 
+std::vector<core::Result<BlockData>> BlockCache::getMany(std::span<const BlockKey> keys, const BatchDecoder& decode,
+                                                         std::span<const std::size_t> expectedSamples)
+{
+    std::vector<core::Result<BlockData>> results(keys.size(), BlockData{});
+    std::vector<std::size_t> mine;                  // keys this call decodes
+    std::vector<std::shared_ptr<InFlight>> flights; // theirs, in the order of `mine`
+    std::vector<std::pair<std::size_t, std::shared_future<core::Result<BlockData>>>> theirs; // another caller's
+    std::size_t expected = 0;
+    {
+        std::lock_guard lock(m_mutex);
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (auto it = m_entries.find(keys[i]); it != m_entries.end()) {
+                m_lru.splice(m_lru.begin(), m_lru, it->second.position);
+                ++m_stats.hits;
+                results[i] = it->second.data;
+            } else if (auto f = m_inFlight.find(keys[i]); f != m_inFlight.end()) {
+                ++m_stats.sharedWaits;
+                theirs.emplace_back(i, f->second->result);
+            } else {
+                flights.push_back(std::make_shared<InFlight>());
+                m_inFlight.emplace(keys[i], flights.back());
+                mine.push_back(i);
+                ++m_stats.misses;
+                expected += expectedSamples[i] ? entryBytes(expectedSamples[i]) : 0;
+            }
+        }
+        m_stats.inFlight += expected;
+        if (!mine.empty()) evict();
+    }
+    std::vector<core::Result<BlockSamples>> decoded;
+    if (!mine.empty()) {
+        try {
+            decoded = decode(mine);
+        } catch (const std::exception& e) { // waiters must never hang on a decode that threw
+            decoded.clear();
+            decoded.resize(mine.size(),
+                           core::makeError(core::ErrorCode::Io, std::string("decoding failed: ") + e.what()));
+        }
+        decoded.resize(mine.size(), core::makeError(core::ErrorCode::Io, "decoding failed"));
+    }
+    for (std::size_t k = 0; k < mine.size(); ++k)
+        results[mine[k]] = decoded[k]
+                               ? core::Result<BlockData>(std::make_shared<const BlockSamples>(std::move(*decoded[k])))
+                               : core::Result<BlockData>(decoded[k].error());
+    {
+        std::lock_guard lock(m_mutex);
+        for (std::size_t k = 0; k < mine.size(); ++k) {
+            m_inFlight.erase(keys[mine[k]]);
+            if (results[mine[k]]) insert(keys[mine[k]], *results[mine[k]]);
+        }
+        m_stats.inFlight -= expected;
+    }
+    for (std::size_t k = 0; k < mine.size(); ++k) flights[k]->promise.set_value(results[mine[k]]);
+    for (auto& [i, shared] : theirs) results[i] = shared.get();
+    return results;
+}
+
 BlockData BlockCache::peek(const BlockKey& key)
 {
     std::lock_guard lock(m_mutex);

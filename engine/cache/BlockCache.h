@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 namespace lv::cache {
@@ -56,6 +57,13 @@ public:
     // A failed decode is returned to every caller waiting for it and is not cached. `expectedSamples`, when
     // known, counts the block in the budget while it is decoded.
     core::Result<BlockData> get(const BlockKey& key, const Decoder& decode, std::size_t expectedSamples = 0);
+    // Decodes the blocks at the given indices of a getMany call's keys; one result per index, in their order.
+    using BatchDecoder = std::function<std::vector<core::Result<BlockSamples>>(std::span<const std::size_t>)>;
+    // get() for each key, the blocks neither cached nor being decoded by another caller decoded by one call of
+    // `decode` (single flight as in get(); another caller's decodes are waited for only once ours are entered).
+    // expectedSamples[i] as get()'s, for keys[i].
+    std::vector<core::Result<BlockData>> getMany(std::span<const BlockKey> keys, const BatchDecoder& decode,
+                                                 std::span<const std::size_t> expectedSamples);
     // The block if it is cached (counts as a use), else nullptr.
     BlockData peek(const BlockKey& key);
 

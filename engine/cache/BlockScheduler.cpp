@@ -1,8 +1,10 @@
 // Lanes as FIFO queues of (request, block) items; cancelled requests' items are skipped when popped.
 #include "cache/BlockScheduler.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <vector>
 
 namespace lv::cache {
 
@@ -124,29 +126,32 @@ void BlockScheduler::cancelView(std::uint64_t view)
     for (std::size_t l = 0; l < kLaneCount; ++l) cancel(view, static_cast<Lane>(l));
 }
 
-void BlockScheduler::run(const Item& item)
+void BlockScheduler::run(std::vector<Item>& batch)
 {
-    Request& r = *item.request;
-    const BlockId b = r.what.blocks[item.index];
+    Request& r = *batch.front().request;
     const auto started = std::chrono::steady_clock::now();
-    const bool cached = m_view.cache->peek({m_view.recording, b.channel, b.block}) != nullptr;
-    core::Result<BlockData> got = cached               ? core::Result<BlockData>(nullptr)
-                                  : r.what.keepInCache ? fetchBlock(m_view, b.channel, b.block, {})
-                                                       : fetchBlockUncached(m_view, b.channel, b.block, {});
+    std::vector<BlockFetch> fetches;
+    for (const Item& item : batch) {
+        const BlockId b = r.what.blocks[item.index];
+        if (!m_view.cache->peek({m_view.recording, b.channel, b.block})) fetches.push_back({b.channel, b.block});
+    }
+    fetchBlocks(m_view, fetches, r.what.keepInCache, {});
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
-    (cached ? r.fromCache : r.decoded) += 1;
-    if (!got) {
+    const std::size_t cached = batch.size() - fetches.size();
+    r.fromCache += cached;
+    r.decoded += fetches.size();
+    for (const BlockFetch& f : fetches) {
+        if (f.result) continue;
         std::lock_guard lock(r.errorMutex);
-        if (!r.error) r.error = got.error();
+        if (!r.error) r.error = f.result.error();
     }
     {
         std::lock_guard lock(m_mutex);
-        if (cached)
-            ++m_stats.fromCache;
-        else
-            ++m_stats.decoded[static_cast<std::size_t>(r.what.lane)], m_stats.decodeMicroseconds += us.count();
+        m_stats.fromCache += cached;
+        m_stats.decoded[static_cast<std::size_t>(r.what.lane)] += fetches.size();
+        if (!fetches.empty()) m_stats.decodeMicroseconds += us.count();
     }
-    if (r.remaining.fetch_sub(1) != 1) return;
+    if (r.remaining.fetch_sub(batch.size()) != batch.size()) return;
     {
         std::lock_guard lock(m_mutex);
         auto it = m_current.find({r.what.view, r.what.lane});
@@ -160,21 +165,34 @@ void BlockScheduler::run(const Item& item)
     finish(r, failed ? Outcome::Failed : Outcome::Done);
 }
 
+void BlockScheduler::takeBatch(std::deque<Item>& lane, std::size_t workers, std::vector<Item>& batch)
+{
+    // The source's preferred batch, or this worker's even share of the request's queued blocks if smaller.
+    const std::size_t most = std::max<std::size_t>(m_view.source->preferredBatch(), 1);
+    const Request* request = lane.front().request.get();
+    std::size_t run = 1;
+    while (run < lane.size() && run < most * workers && lane[run].request.get() == request) ++run;
+    const std::size_t take = std::min(most, (run + workers - 1) / workers);
+    for (std::size_t k = 0; k < take; ++k) {
+        batch.push_back(std::move(lane.front()));
+        lane.pop_front();
+    }
+}
+
 void BlockScheduler::workerLoop(bool background, bool exportApart)
 {
     std::unique_lock lock(m_mutex);
     for (;;) {
-        Item item;
+        std::vector<Item> batch;
         for (std::size_t l = background ? kExport : 0; l < (exportApart && !background ? kExport : kLaneCount); ++l) {
             auto& lane = m_lanes[l];
             while (!lane.empty() && lane.front().request->cancelled) lane.pop_front(), ++m_stats.dropped;
             if (!lane.empty()) {
-                item = std::move(lane.front());
-                lane.pop_front();
+                takeBatch(lane, background ? 1 : m_workers.size(), batch);
                 break;
             }
         }
-        if (!item.request) {
+        if (batch.empty()) {
             if (m_busy == 0) m_idle.notify_all();
             if (m_stopping) return;
             m_wake.wait(lock);
@@ -182,8 +200,8 @@ void BlockScheduler::workerLoop(bool background, bool exportApart)
         }
         ++m_busy;
         lock.unlock();
-        run(item);
-        item.request.reset();
+        run(batch);
+        batch.clear();
         lock.lock();
         --m_busy;
     }

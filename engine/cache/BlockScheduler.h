@@ -84,7 +84,10 @@ private:
     // background: the Export lane's own worker, which serves that lane alone; exportApart: that worker exists, and
     // the others leave the lane to it.
     void workerLoop(bool background, bool exportApart);
-    void run(const Item& item);
+    // Moves the run of one request's items at the lane's front to `batch`: this worker's share of them, at most
+    // the source's preferred batch (m_mutex held).
+    void takeBatch(std::deque<Item>& lane, std::size_t workers, std::vector<Item>& batch);
+    void run(std::vector<Item>& batch);
     std::shared_ptr<Request> detachCurrent(std::uint64_t view, Lane lane); // m_mutex held
     void finish(Request& request, Outcome outcome);
 

@@ -2,27 +2,44 @@
 #include "cache/ViewContext.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
 
 namespace lv::cache {
 
 namespace {
 
-core::Result<BlockSamples> decode(const ViewContext& view, std::size_t channel, std::size_t block,
-                                  const core::ReadControl& control)
+core::ReadControl checked(const core::ReadControl& control)
 {
-    const core::BlockSpan span = view.source->blocks(channel)[block];
-    BlockSamples out(span.count);
-    core::ReadControl checked = control;
-    checked.verifyCrc = true;
-    checked.skipDamagedBlocks = false;
-    if (core::Status status = view.source->decodeBlock(channel, block, out, checked); !status.ok()) {
+    core::ReadControl c = control;
+    c.verifyCrc = true;
+    c.skipDamagedBlocks = false;
+    return c;
+}
+
+// A decode's outcome as the cache holds it: a damaged block marked and read as missing (not summarised: the
+// pyramid holds data only), data summarised into the pyramid.
+core::Result<BlockSamples> settle(const ViewContext& view, std::size_t channel, std::size_t block, BlockSamples out,
+                                  const core::Status& status)
+{
+    if (!status.ok()) {
         if (!view.damaged || !isDamage(status.error())) return status.error();
         view.damaged->mark(channel, block, status.error());
         std::fill(out.begin(), out.end(), core::kNoSample);
-        return out; // not summarised: the pyramid holds data only
+        return out;
     }
     if (view.pyramid) view.pyramid->add(channel, block, out);
     return out;
+}
+
+core::Result<BlockSamples> decode(const ViewContext& view, std::size_t channel, std::size_t block,
+                                  const core::ReadControl& control)
+{
+    BlockSamples out(view.source->blocks(channel)[block].count);
+    const core::Status status = view.source->decodeBlock(channel, block, out, checked(control));
+    return settle(view, channel, block, std::move(out), status);
 }
 
 BlockKey keyOf(const ViewContext& view, std::size_t channel, std::size_t block)
@@ -47,6 +64,50 @@ core::Result<BlockData> fetchBlockUncached(const ViewContext& view, std::size_t 
     auto decoded = decode(view, channel, block, control);
     if (!decoded) return decoded.error();
     return std::make_shared<const BlockSamples>(std::move(*decoded));
+}
+
+void fetchBlocks(const ViewContext& view, std::span<BlockFetch> fetches, bool keepInCache,
+                 const core::ReadControl& control)
+{
+    // The fetches at `which` decoded together and settled.
+    auto decodeTogether = [&](std::span<const std::size_t> which) {
+        std::vector<BlockSamples> samples(which.size());
+        std::vector<core::BlockDecode> decodes;
+        for (std::size_t k = 0; k < which.size(); ++k) {
+            const BlockFetch& f = fetches[which[k]];
+            samples[k].resize(view.source->blocks(f.channel)[f.block].count);
+            decodes.push_back({f.channel, f.block, samples[k], {}});
+        }
+        view.source->decodeBlocks(decodes, checked(control));
+        std::vector<core::Result<BlockSamples>> settled;
+        for (std::size_t k = 0; k < which.size(); ++k)
+            settled.push_back(
+                settle(view, decodes[k].channel, decodes[k].block, std::move(samples[k]), decodes[k].status));
+        return settled;
+    };
+    if (keepInCache) {
+        std::vector<BlockKey> keys;
+        std::vector<std::size_t> expected;
+        for (const BlockFetch& f : fetches) {
+            keys.push_back(keyOf(view, f.channel, f.block));
+            expected.push_back(view.source->blocks(f.channel)[f.block].count);
+        }
+        std::vector<core::Result<BlockData>> got = view.cache->getMany(keys, decodeTogether, expected);
+        for (std::size_t i = 0; i < fetches.size(); ++i) fetches[i].result = std::move(got[i]);
+        return;
+    }
+    std::vector<std::size_t> missing;
+    for (std::size_t i = 0; i < fetches.size(); ++i) {
+        if (BlockData cached = view.cache->peek(keyOf(view, fetches[i].channel, fetches[i].block)))
+            fetches[i].result = std::move(cached);
+        else
+            missing.push_back(i);
+    }
+    std::vector<core::Result<BlockSamples>> decoded = decodeTogether(missing);
+    for (std::size_t k = 0; k < missing.size(); ++k)
+        fetches[missing[k]].result =
+            decoded[k] ? core::Result<BlockData>(std::make_shared<const BlockSamples>(std::move(*decoded[k])))
+                       : core::Result<BlockData>(decoded[k].error());
 }
 
 BlockIndexRange blocksCovering(const core::BlockSource& source, std::size_t channel, std::int64_t from, std::int64_t to)

@@ -34,6 +34,18 @@ core::Result<BlockData> fetchBlock(const ViewContext& view, std::size_t channel,
 core::Result<BlockData> fetchBlockUncached(const ViewContext& view, std::size_t channel, std::size_t block,
                                            const core::ReadControl& control);
 
+// One block of fetchBlocks and what it got.
+struct BlockFetch {
+    std::size_t channel = 0;
+    std::size_t block = 0;
+    core::Result<BlockData> result = BlockData{};
+};
+
+// fetchBlock (keepInCache) or fetchBlockUncached for each block, those to decode decoded together (the source's
+// decodeBlocks: MEF decodes them side by side); with keepInCache, single flight as fetchBlock (BlockCache::getMany).
+void fetchBlocks(const ViewContext& view, std::span<BlockFetch> fetches, bool keepInCache,
+                 const core::ReadControl& control);
+
 // Fills out[i] with grid sample first + i of `channel` (kNoSample where no sample exists), block by block through
 // the cache: a page assembled from cached blocks costs copies only.
 core::Status readThroughCache(const ViewContext& view, std::size_t channel, std::int64_t first,

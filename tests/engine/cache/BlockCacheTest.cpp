@@ -7,7 +7,10 @@
 #include <chrono>
 #include <future>
 #include <gtest/gtest.h>
+#include <span>
+#include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace lv::cache {
 namespace {
@@ -149,6 +152,85 @@ TEST(BlockCache, ABlockBeingDecodedCountsInTheBudget)
     EXPECT_EQ(cache.stats().inFlight, 0u);
     EXPECT_EQ(cache.stats().entries, 2u);
     EXPECT_LE(cache.stats().bytes, cache.budget());
+}
+
+// getMany: a cached key is a hit, a key another caller is decoding is waited for (after this call's own decodes
+// are entered), the rest are decoded by one call of the batch decoder with their indices; a failed one is returned
+// and not cached, the others are.
+TEST(BlockCache, ManyKeysDecodeTheMissingOnesInOneBatchAndShareOthersDecodes)
+{
+    BlockCache cache(100 * kEntryBytes);
+    ASSERT_TRUE(cache.get({1, 0, 0}, filled(10)).ok());
+    std::promise<void> started, release;
+    std::shared_future<void> gate = release.get_future().share();
+    std::thread other([&] {
+        auto slow = [&]() -> core::Result<BlockSamples> {
+            started.set_value();
+            gate.wait();
+            return BlockSamples(kSamples, 12);
+        };
+        EXPECT_TRUE(cache.get({1, 0, 2}, slow).ok());
+    });
+    started.get_future().wait(); // key 2 is in flight in the other thread
+    std::vector<std::vector<std::size_t>> calls;
+    auto batch = [&](std::span<const std::size_t> which) {
+        calls.emplace_back(which.begin(), which.end());
+        release.set_value(); // the other decode may finish while ours runs
+        std::vector<core::Result<BlockSamples>> out;
+        for (std::size_t i : which)
+            out.push_back(i == 3
+                              ? core::Result<BlockSamples>(core::makeError(core::ErrorCode::Corrupt, "bad block 3"))
+                              : core::Result<BlockSamples>(BlockSamples(kSamples, static_cast<std::int32_t>(10 + i))));
+        return out;
+    };
+    const BlockKey keys[] = {{1, 0, 0}, {1, 0, 1}, {1, 0, 2}, {1, 0, 3}, {1, 0, 4}};
+    const std::size_t expected[] = {kSamples, kSamples, kSamples, kSamples, kSamples};
+    auto got = cache.getMany(keys, batch, expected);
+    other.join();
+    ASSERT_EQ(calls, (std::vector<std::vector<std::size_t>>{{1, 3, 4}}));
+    ASSERT_EQ(got.size(), 5u);
+    for (std::size_t i : {0u, 1u, 2u, 4u}) {
+        ASSERT_TRUE(got[i].ok()) << i;
+        EXPECT_EQ((*got[i])->front(), static_cast<std::int32_t>(10 + i)) << i;
+        EXPECT_EQ(cache.peek(keys[i]), *got[i]) << i;
+    }
+    ASSERT_FALSE(got[3].ok());
+    EXPECT_EQ(got[3].error().message, "bad block 3");
+    EXPECT_EQ(cache.peek(keys[3]), nullptr);
+    const CacheStats s = cache.stats();
+    EXPECT_EQ(s.misses, 5u); // keys 0 and 2 by get, 1, 3 and 4 by getMany
+    EXPECT_EQ(s.sharedWaits, 1u);
+    EXPECT_EQ(s.inFlight, 0u);
+}
+
+// A batch decoder that throws fails its keys, and callers waiting for one of them get the failure, not a hang.
+TEST(BlockCache, AThrowingBatchFailsItsKeysAndReleasesTheirWaiters)
+{
+    BlockCache cache(100 * kEntryBytes);
+    std::promise<void> inside, waiterQueued;
+    std::shared_future<void> queued = waiterQueued.get_future().share();
+    auto throwing = [&](std::span<const std::size_t>) -> std::vector<core::Result<BlockSamples>> {
+        inside.set_value();
+        queued.wait();
+        throw std::runtime_error("out of memory");
+    };
+    const BlockKey keys[] = {{1, 0, 0}, {1, 0, 1}};
+    const std::size_t expected[] = {0, 0};
+    std::vector<core::Result<BlockData>> got;
+    std::thread batch([&] { got = cache.getMany(keys, throwing, expected); });
+    inside.get_future().wait();
+    std::thread waiter([&] {
+        auto r = cache.get({1, 0, 1}, filled(1));
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.error().message, "decoding failed: out of memory");
+    });
+    while (cache.stats().sharedWaits == 0) std::this_thread::yield();
+    waiterQueued.set_value();
+    batch.join();
+    waiter.join();
+    ASSERT_EQ(got.size(), 2u);
+    for (const auto& r : got) EXPECT_EQ(r.error().message, "decoding failed: out of memory");
+    EXPECT_EQ(cache.stats().entries, 0u);
 }
 
 } // namespace

@@ -143,6 +143,68 @@ TEST(BlockScheduler, ConcurrentRequestsForTheSameBlocksDecodeEachOnce)
     for (const auto& r : results.all) EXPECT_EQ(r.outcome, Outcome::Done);
 }
 
+// A source that decodes blocks together (as MEF does), logging each batch's size.
+class BatchingSource final : public core::BlockSource {
+public:
+    MemorySource memory;
+    mutable std::mutex mutex;
+    mutable std::vector<std::size_t> sizes;
+
+    std::span<const core::BlockSpan> blocks(std::size_t channel) const override { return memory.blocks(channel); }
+    core::Status decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
+                             const core::ReadControl& control) const override
+    {
+        return memory.decodeBlock(channel, block, out, control);
+    }
+    void decodeBlocks(std::span<core::BlockDecode> batch, const core::ReadControl& control) const override
+    {
+        {
+            std::lock_guard lock(mutex);
+            sizes.push_back(batch.size());
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        BlockSource::decodeBlocks(batch, control);
+    }
+    std::size_t preferredBatch() const override { return 8; }
+};
+
+// Workers take their share of a request's blocks at once, up to the source's preferred batch, and decode them
+// together: every block once though six views want the same ones, each cached with its own samples, and a failed
+// block fails its request alone.
+TEST(BlockScheduler, ABatchingSourceDecodesAWorkersShareOfARequestTogether)
+{
+    BatchingSource source;
+    fill(source.memory);
+    source.memory.failingBlock = 21;
+    BlockCache cache(64 << 20);
+    BlockScheduler scheduler({&source, &cache, 1, nullptr}, 2);
+    Results results;
+    const auto failing = scheduler.submit({1, Lane::Visible, blocks(0, 40), true, results.sink()});
+    std::vector<std::uint64_t> others;
+    for (std::uint64_t view = 2; view <= 7; ++view)
+        others.push_back(scheduler.submit({view, Lane::Near, blocks(40, 190), true, results.sink()}));
+    scheduler.waitIdle();
+    EXPECT_EQ(results.of(failing).outcome, Outcome::Failed);
+    ASSERT_TRUE(results.of(failing).error.has_value());
+    EXPECT_EQ(results.of(failing).error->message, "block 21 is damaged");
+    for (auto id : others) EXPECT_EQ(results.of(id).outcome, Outcome::Done);
+    EXPECT_EQ(source.memory.decodes.load(), 190);
+    std::size_t total = 0, largest = 0;
+    for (std::size_t n : source.sizes) total += n, largest = std::max(largest, n);
+    EXPECT_EQ(total, 190u);
+    EXPECT_EQ(largest, 8u);
+    for (std::uint64_t b = 0; b < 190; ++b) {
+        const BlockData d = cache.peek({1, 0, b});
+        if (b == 21) {
+            EXPECT_EQ(d, nullptr);
+            continue;
+        }
+        ASSERT_NE(d, nullptr) << b;
+        const core::BlockSpan& s = source.memory.spans[b];
+        ASSERT_TRUE(std::equal(d->begin(), d->end(), source.memory.grid.begin() + s.first)) << b;
+    }
+}
+
 TEST(BlockScheduler, AFailedBlockFailsItsRequestWithTheBlocksError)
 {
     MemorySource source;

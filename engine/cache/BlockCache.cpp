@@ -75,7 +75,7 @@ std::vector<core::Result<BlockData>> BlockCache::getMany(std::span<const BlockKe
 {
     std::vector<core::Result<BlockData>> results(keys.size(), BlockData{});
     std::vector<std::size_t> mine;                  // keys this call decodes
-    std::vector<std::shared_ptr<InFlight>> flights; // theirs, in the order of `mine`
+    std::vector<std::shared_ptr<InFlight>> flights; // the in-flight entries of `mine`, in its order
     std::vector<std::pair<std::size_t, std::shared_future<core::Result<BlockData>>>> theirs; // another caller's
     std::size_t expected = 0;
     {

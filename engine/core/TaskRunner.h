@@ -23,6 +23,12 @@ public:
     // Runs job(i) for i in [0, count) and returns when all have run. Jobs may run on any thread.
     virtual void parallelFor(std::size_t count, const std::function<void(std::size_t)>& job) = 0;
     virtual std::size_t threadCount() const = 0;
+    // Runs task on one of the runner's threads without waiting for it (here, by default). The task owns what it
+    // needs: nobody waits for it. By value: a runner that queues it keeps it.
+    virtual void post(std::function<void()> task) // NOLINT(performance-unnecessary-value-param)
+    {
+        task();
+    }
 };
 
 // Runs every job inline on the calling thread.

@@ -10,6 +10,7 @@ struct ThreadPool::Batch {
     std::size_t count = 0;
     const std::function<void(std::size_t)>* job = nullptr;
     std::atomic<std::size_t> next{0};
+    std::function<void(std::size_t)> owned; // a posted task's, which nobody waits for
     std::atomic<std::size_t> done{0};
     std::mutex mutex;
     std::condition_variable finished;
@@ -91,6 +92,23 @@ void ThreadPool::parallelFor(std::size_t count, const std::function<void(std::si
     std::unique_lock lock(batch->mutex);
     batch->finished.wait(lock, [&] { return batch->done.load() == batch->count; });
     if (batch->error) std::rethrow_exception(batch->error);
+}
+
+void ThreadPool::post(std::function<void()> task)
+{
+    if (m_workers.empty()) {
+        task();
+        return;
+    }
+    auto batch = std::make_shared<Batch>();
+    batch->count = 1;
+    batch->owned = [task = std::move(task)](std::size_t) { task(); };
+    batch->job = &batch->owned;
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.push_back(std::move(batch));
+    }
+    m_wake.notify_one();
 }
 
 } // namespace lv::decode

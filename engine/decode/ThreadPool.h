@@ -24,6 +24,8 @@ public:
     // Runs job(i) for every i in [0, count); the caller works too. Rethrows the first exception of a job.
     void parallelFor(std::size_t count, const std::function<void(std::size_t)>& job) override;
     std::size_t threadCount() const override { return m_workers.size() + 1; }
+    // Queued behind the batches before it; a pool without workers runs it here.
+    void post(std::function<void()> task) override;
 
     static std::size_t defaultThreadCount();
 

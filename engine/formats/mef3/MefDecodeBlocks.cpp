@@ -43,7 +43,7 @@ void MefRecording::decodeBlocks(std::span<core::BlockDecode> blocks, const core:
             continue;
         }
         bytes.push_back(std::move(*read));
-        auto header = checkBlock(b, bytes.back(), control);
+        auto header = checkBlock(b, bytes.back(), control.verifyCrc);
         if (!header) {
             failed(d, b, file, header.error());
             continue;

@@ -1,4 +1,4 @@
-// Parallel raw reads: slices are split into runs of consecutive blocks, each decoded into its own output range.
+// The opened MEF 3.0 recording: its channels built on first use, blocks checked against the index, warnings kept.
 #include "formats/mef3/MefRecording.h"
 
 #include "core/TimeFormat.h"
@@ -17,43 +17,6 @@ using core::ErrorCode;
 using core::makeError;
 
 namespace {
-
-constexpr std::uint64_t kMaxJobBytes = 1u << 20; // one read per run of blocks, at most this many bytes
-constexpr std::size_t kMaxJobBlocks = 64;
-constexpr std::uint64_t kMaxJobSamples = 1u << 22; // and at most this many samples (16 MiB of scratch)
-
-// Marks the parts of `slice` that no block covers as missing (blocks fill the rest), starting at block k.
-void fillGaps(const core::RawSlice& slice, const std::vector<BlockRef>& blocks, std::size_t k)
-{
-    const std::int64_t end = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
-    std::int64_t cursor = slice.firstSample;
-    auto fill = [&](std::int64_t from, std::int64_t to) {
-        if (from < to)
-            std::fill(slice.out.begin() + (from - slice.firstSample), slice.out.begin() + (to - slice.firstSample),
-                      core::kNoSample);
-    };
-    for (; k < blocks.size() && blocks[k].gridIndex < end; ++k) {
-        fill(cursor, std::min(blocks[k].gridIndex, end));
-        cursor = std::max(cursor, blocks[k].gridIndex + static_cast<std::int64_t>(blocks[k].sampleCount));
-    }
-    fill(std::min(cursor, end), end);
-}
-
-// Marks block b's part of `slice` as missing (a damaged block that was skipped).
-void fillBlock(const core::RawSlice& slice, const BlockRef& b)
-{
-    const std::int64_t from = std::max(b.gridIndex, slice.firstSample);
-    const std::int64_t to = std::min<std::int64_t>(b.gridIndex + b.sampleCount,
-                                                   slice.firstSample + static_cast<std::int64_t>(slice.out.size()));
-    if (from < to)
-        std::fill(slice.out.begin() + (from - slice.firstSample), slice.out.begin() + (to - slice.firstSample),
-                  core::kNoSample);
-}
-
-bool adjacentInFile(const BlockRef& a, const BlockRef& b)
-{
-    return a.segment == b.segment && a.fileOffset + a.blockBytes == b.fileOffset;
-}
 
 std::vector<core::BlockSpan> spansOf(const std::vector<BlockRef>& blocks)
 {
@@ -286,13 +249,6 @@ std::size_t MefRecording::channelsReadFromFiles() const
     return static_cast<std::size_t>(std::count(m_readFromFiles.begin(), m_readFromFiles.end(), 1));
 }
 
-// Blocks [firstBlock, lastBlock) of one channel, feeding one slice.
-struct MefRecording::Job {
-    std::size_t slice = 0;
-    std::size_t firstBlock = 0;
-    std::size_t lastBlock = 0;
-};
-
 std::vector<std::string> MefRecording::takeWarnings()
 {
     std::lock_guard lock(m_warningsMutex);
@@ -311,7 +267,7 @@ core::Uutc MefRecording::keptTime(std::int64_t stored) const
 }
 
 core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
-                                                      const core::ReadControl& control) const
+                                                      bool verifyCrc) const
 {
     if (block.size() < kRedHeaderBytes) return makeError(ErrorCode::Corrupt, "block shorter than its header");
     RedBlockHeader h = parseRedHeader(block);
@@ -320,7 +276,7 @@ core::Result<RedBlockHeader> MefRecording::checkBlock(const BlockRef& b, std::sp
                                                  " samples in " + std::to_string(h.blockBytes) + " bytes, index says " +
                                                  std::to_string(b.sampleCount) + " in " + std::to_string(b.blockBytes) +
                                                  ")");
-    if (control.verifyCrc && !redCrcOk(h, block)) return makeError(ErrorCode::CrcMismatch, "CRC mismatch");
+    if (verifyCrc && !redCrcOk(h, block)) return makeError(ErrorCode::CrcMismatch, "CRC mismatch");
     LV_TRY(checkRedHeaderValues(h));
     // The header's time is under the block CRC, the index entry's only under the index's: a block placed by a
     // time its own header does not give is damage (its samples would be shown at the wrong time).
@@ -360,58 +316,6 @@ std::vector<core::DamagedBlock> MefRecording::takeDamage()
     return std::exchange(m_damage, {});
 }
 
-core::Status MefRecording::decodeJob(const Job& job, std::span<const core::RawSlice> slices,
-                                     const core::ReadControl& control, std::vector<std::int32_t>& scratch) const
-{
-    const core::RawSlice& slice = slices[job.slice];
-    const ChannelDetail& detail = m_details[slice.channel];
-    const BlockRef& first = detail.blocks[job.firstBlock];
-    const BlockRef& last = detail.blocks[job.lastBlock - 1];
-    const io::ByteSource& file = *detail.dataFiles[first.segment];
-    auto bytes = file.read(static_cast<std::uint64_t>(first.fileOffset),
-                           static_cast<std::uint64_t>(last.fileOffset + last.blockBytes - first.fileOffset));
-    if (!bytes) return bytes.error();
-
-    std::size_t samples = 0;
-    for (std::size_t k = job.firstBlock; k < job.lastBlock; ++k) samples += detail.blocks[k].sampleCount;
-    scratch.resize(std::max(scratch.size(), samples));
-    thread_local std::vector<RedTask> tasks;
-    thread_local std::vector<const BlockRef*> taskBlocks;
-    tasks.clear();
-    taskBlocks.clear();
-    std::size_t at = 0;
-    for (std::size_t k = job.firstBlock; k < job.lastBlock; ++k) {
-        const BlockRef& b = detail.blocks[k];
-        const std::span<const std::uint8_t> block(bytes->data() + (b.fileOffset - first.fileOffset), b.blockBytes);
-        auto header = checkBlock(b, block, control);
-        if (!header) {
-            LV_TRY(blockFailed(slice.channel, b, file, header.error(), control));
-            fillBlock(slice, b);
-            continue;
-        }
-        tasks.push_back(RedTask{*header, block, std::span(scratch).subspan(at, b.sampleCount), {}});
-        taskBlocks.push_back(&b);
-        at += b.sampleCount;
-    }
-    decodeRedBatch(tasks);
-
-    const std::int64_t sliceEnd = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
-    for (std::size_t t = 0; t < tasks.size(); ++t) {
-        const BlockRef& b = *taskBlocks[t];
-        if (!tasks[t].status.ok()) {
-            LV_TRY(blockFailed(slice.channel, b, file, tasks[t].status.error(), control));
-            fillBlock(slice, b);
-            continue;
-        }
-        const std::int64_t from = std::max(b.gridIndex, slice.firstSample);
-        const std::int64_t to = std::min<std::int64_t>(b.gridIndex + b.sampleCount, sliceEnd);
-        if (from < to)
-            std::copy(tasks[t].out.begin() + (from - b.gridIndex), tasks[t].out.begin() + (to - b.gridIndex),
-                      slice.out.begin() + (from - slice.firstSample));
-    }
-    return {};
-}
-
 core::Result<const BlockRef*> MefRecording::blockToDecode(std::size_t channel, std::size_t block,
                                                           std::size_t outSize) const
 {
@@ -421,67 +325,6 @@ core::Result<const BlockRef*> MefRecording::blockToDecode(std::size_t channel, s
     LV_TRY(checkSegment(channel, b.segment));
     if (outSize < b.sampleCount) return makeError(ErrorCode::InvalidArgument, "output smaller than the block");
     return &b;
-}
-
-core::Status MefRecording::decodeBlock(std::size_t channel, std::size_t block, std::span<std::int32_t> out,
-                                       const core::ReadControl& control) const
-{
-    auto b = blockToDecode(channel, block, out.size());
-    if (!b) return b.error();
-    const core::RawSlice slice{channel, (*b)->gridIndex, out.first((*b)->sampleCount)};
-    thread_local std::vector<std::int32_t> scratch;
-    return decodeJob(Job{0, block, block + 1}, std::span(&slice, 1), control, scratch);
-}
-
-core::Status MefRecording::readRaw(std::span<const core::RawSlice> slices, const core::ReadControl& control)
-{
-    std::vector<Job> jobs;
-    std::vector<std::uint64_t> jobSamples;
-    std::uint64_t totalSamples = 0;
-    for (std::size_t s = 0; s < slices.size(); ++s) {
-        const core::RawSlice& slice = slices[s];
-        LV_TRY(ensureChannel(slice.channel));
-        const std::vector<BlockRef>& blocks = m_details[slice.channel].blocks;
-        const std::int64_t end = slice.firstSample + static_cast<std::int64_t>(slice.out.size());
-        std::size_t k = firstBlockEndingAfter(blocks, slice.firstSample);
-        fillGaps(slice, blocks, k);
-        while (k < blocks.size() && blocks[k].gridIndex < end) {
-            LV_TRY(checkSegment(slice.channel, blocks[k].segment));
-            Job job{s, k, k + 1};
-            std::uint64_t bytes = blocks[k].blockBytes, samples = blocks[k].sampleCount;
-            while (job.lastBlock < blocks.size() && blocks[job.lastBlock].gridIndex < end &&
-                   job.lastBlock - job.firstBlock < kMaxJobBlocks &&
-                   adjacentInFile(blocks[job.lastBlock - 1], blocks[job.lastBlock]) &&
-                   bytes + blocks[job.lastBlock].blockBytes <= kMaxJobBytes &&
-                   samples + blocks[job.lastBlock].sampleCount <= kMaxJobSamples) {
-                bytes += blocks[job.lastBlock].blockBytes;
-                samples += blocks[job.lastBlock].sampleCount;
-                ++job.lastBlock;
-            }
-            k = job.lastBlock;
-            jobs.push_back(job);
-            jobSamples.push_back(samples);
-            totalSamples += samples;
-        }
-    }
-
-    std::vector<std::optional<core::Error>> errors(jobs.size());
-    std::atomic<std::uint64_t> done{0};
-    auto run = [&](std::size_t j) {
-        if (control.cancel && control.cancel->cancelled()) return;
-        thread_local std::vector<std::int32_t> scratch;
-        core::Status status = decodeJob(jobs[j], slices, control, scratch);
-        if (!status.ok()) errors[j] = status.error();
-        const std::uint64_t now = done.fetch_add(jobSamples[j]) + jobSamples[j];
-        if (control.progress) control.progress(now, totalSamples);
-    };
-    core::InlineRunner inlineRunner;
-    (control.runner ? *control.runner : static_cast<core::TaskRunner&>(inlineRunner)).parallelFor(jobs.size(), run);
-
-    if (control.cancel && control.cancel->cancelled()) return makeError(ErrorCode::Cancelled, "read cancelled");
-    for (const auto& e : errors)
-        if (e) return *e;
-    return {};
 }
 
 } // namespace lv::formats::mef3

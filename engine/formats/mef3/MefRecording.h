@@ -3,6 +3,7 @@
 
 #include "core/BlockSource.h"
 #include "core/Recording.h"
+#include "core/WorkGate.h"
 #include "formats/mef3/BlockMap.h"
 #include "formats/mef3/Fingerprint.h"
 #include "formats/mef3/Metadata.h"
@@ -119,13 +120,19 @@ private:
     core::Result<io::FileTreePtr> tree() const;
     // Block `block` of `channel`, once its channel is built, its segment checked and `outSize` samples can hold it.
     core::Result<const BlockRef*> blockToDecode(std::size_t channel, std::size_t block, std::size_t outSize) const;
+    // A read's run of blocks of one slice, and what reading, checking and decoding them found (MefReadRaw.cpp).
     struct Job;
-    core::Status decodeJob(const Job& job, std::span<const core::RawSlice> slices, const core::ReadControl& control,
-                           std::vector<std::int32_t>& scratch) const;
+    struct JobFindings;
+    // Touches neither the read's slices nor its control, so that a helper may still run it after the read returned
+    // (core::runSpeculative): the recording is kept by m_gate.
+    void decodeJobBlocks(const Job& job, bool verifyCrc, std::vector<std::int32_t>& scratch, JobFindings& found) const;
+    // Writes the findings into the job's slice: samples, missing damaged blocks (or their error), warnings.
+    core::Status commitJob(const Job& job, const core::RawSlice& slice, const JobFindings& found,
+                           std::span<const std::int32_t> scratch, const core::ReadControl& control) const;
     // A stored time (a RED header's) as the open kept the index's: offset applied, made relative if they were.
     core::Uutc keptTime(std::int64_t stored) const;
     core::Result<RedBlockHeader> checkBlock(const BlockRef& b, std::span<const std::uint8_t> block,
-                                            const core::ReadControl& control) const;
+                                            bool verifyCrc) const;
     core::Status blockFailed(std::size_t channel, const BlockRef& b, const io::ByteSource& file, core::Error e,
                              const core::ReadControl& control) const;
 
@@ -160,6 +167,9 @@ private:
     mutable std::vector<std::string> m_warnings;
     mutable std::vector<core::DamagedBlock> m_damage;
     mutable std::set<std::tuple<std::size_t, std::uint32_t, std::int64_t>> m_damageSeen; // channel, segment, offset
+
+    // Last, so destroyed first: waits for the helpers of finished reads still decoding (see decodeJobBlocks).
+    core::WorkGate m_gate;
 };
 
 core::Result<std::unique_ptr<MefRecording>> openMef3(const std::string& path, const OpenOptions& options);

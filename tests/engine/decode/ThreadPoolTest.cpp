@@ -1,9 +1,12 @@
-// The pool runs every index once, from any number of threads, and passes exceptions back to the caller.
+// The pool runs every index once, from any number of threads, passes exceptions back, and runs posted tasks.
 #include "decode/ThreadPool.h"
 
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <gtest/gtest.h>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace lv::decode {
@@ -44,6 +47,28 @@ TEST(ThreadPool, RethrowsTheFirstException)
     std::atomic<int> after{0};
     pool.parallelFor(10, [&](std::size_t) { ++after; });
     EXPECT_EQ(after.load(), 10);
+}
+
+TEST(ThreadPool, APostedTaskRunsOnAWorkerAndNobodyWaitsForIt)
+{
+    std::promise<std::thread::id> ran;
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    {
+        ThreadPool pool(2);
+        pool.post([&] {
+            ran.set_value(std::this_thread::get_id());
+            released.wait();
+        });
+        auto id = ran.get_future();
+        ASSERT_EQ(id.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+        EXPECT_NE(id.get(), std::this_thread::get_id());
+        release.set_value(); // the pool's destructor joins the worker
+    }
+    ThreadPool alone(1);
+    std::thread::id here;
+    alone.post([&] { here = std::this_thread::get_id(); });
+    EXPECT_EQ(here, std::this_thread::get_id()) << "a pool without workers runs a posted task at once";
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-// Per job an atomic state (free, running, committing, done, sealed) and a count of runs (at most two).
+// Per job an atomic state (free, running, committing, done, sealed); only the caller runs a job a second time.
 #include "core/SpeculativeJobs.h"
 
 #include <algorithm>
@@ -17,12 +17,11 @@ enum JobState : std::uint8_t { Free, Running, Committing, Done, Sealed };
 } // namespace
 
 struct SpeculativeBatch {
-    SpeculativeBatch(std::size_t n, SpeculativeJob j) : count(n), job(std::move(j)), state(n), runs(n) {}
+    SpeculativeBatch(std::size_t n, SpeculativeJob j) : count(n), job(std::move(j)), state(n) {}
 
     std::size_t count;
     SpeculativeJob job;
     std::vector<std::atomic<std::uint8_t>> state;
-    std::vector<std::atomic<std::uint8_t>> runs;
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> finished{0}; // done or sealed
     std::atomic<bool> stop{false};
@@ -59,9 +58,7 @@ struct SpeculativeBatch {
     bool take(std::size_t j)
     {
         std::uint8_t expected = Free;
-        if (!state[j].compare_exchange_strong(expected, Running)) return false;
-        runs[j].fetch_add(1);
-        return true;
+        return state[j].compare_exchange_strong(expected, Running);
     }
 
     bool cancelled(const CancelToken* cancel)
@@ -82,20 +79,22 @@ struct SpeculativeBatch {
                 }
     }
 
-    // The own jobs first, then each job still free or running elsewhere once more.
-    void participate(const CancelToken* cancel)
+    // Jobs as they come, until none is left.
+    void takeJobs(const CancelToken* cancel)
     {
         for (std::size_t j = next.fetch_add(1); j < count; j = next.fetch_add(1)) {
             if (stop.load() || cancelled(cancel)) return;
             if (take(j)) runOne(j);
         }
+    }
+
+    // The caller's: then each job another thread holds (or took a number for) runs here once more. A helper does
+    // not do this: a run of the caller's job elsewhere would not bring the caller back to its core any sooner.
+    void finishOthers(const CancelToken* cancel)
+    {
         for (std::size_t j = 0; j < count; ++j) {
-            if (stop.load() || cancelled(cancel)) return;
-            if (take(j)) {
-                runOne(j);
-                continue;
-            }
-            if (state[j].load() == Running && runs[j].fetch_add(1) == 1) runOne(j);
+            if (cancelled(cancel)) return;
+            if (take(j) || state[j].load() == Running) runOne(j);
         }
     }
 };
@@ -117,9 +116,10 @@ bool runSpeculative(TaskRunner* runner, const WorkGate& gate, std::size_t count,
         runner->post([batch, door = gate.door()] {
             if (batch->stop.load()) return;
             const WorkGate::Pass pass = door.enter();
-            if (pass) batch->participate(nullptr);
+            if (pass) batch->takeJobs(nullptr);
         });
-    batch->participate(cancel);
+    batch->takeJobs(cancel);
+    batch->finishOthers(cancel);
     {
         std::unique_lock lock(batch->mutex);
         batch->allFinished.wait(lock, [&] { return batch->finished.load() == count; });

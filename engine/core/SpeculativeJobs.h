@@ -1,4 +1,4 @@
-// Jobs that any idle thread may run a second time, so a thread taken off its core does not hold up the caller.
+// Jobs the caller may run a second time when it runs out, so a helper taken off its core does not hold it up.
 #pragma once
 
 #include "core/TaskRunner.h"
@@ -29,14 +29,14 @@ private:
 
 using SpeculativeJob = std::function<void(std::size_t, JobCommit&)>;
 
-// Runs job(j, commit) for j in [0, count) on the caller and runner's other threads. A thread that finds no job left
-// runs once more a job another thread has started and not finished, and the first run to claim commits: when the
-// machine is busy and a helper is taken off its core for another process's turn (milliseconds), the caller finishes
-// its job instead of waiting. Runs that lose go on after this returns, so job may touch, before it claims, only what
-// outlives the call: what it owns, and the gate's owner (each helper holds a pass from gate while it runs; the owner
-// closes the gate when it goes). The caller checks cancel before each job; once cancelled, jobs not yet claimed
-// never commit. True when every job committed. Rethrows the first exception of a run that claimed (a run that
-// throws before claiming claims, so its job fails).
+// Runs job(j, commit) for j in [0, count) on the caller and runner's other threads. When the caller finds no job left
+// it runs once more each job another thread has started and not finished, and the first run to claim commits: when
+// the machine is busy and a helper is taken off its core for another process's turn (milliseconds), the caller
+// finishes its job instead of waiting. A job runs at most twice. Runs that lose go on after this returns, so job may
+// touch, before it claims, only what outlives the call: what it owns, and the gate's owner (each helper holds a pass
+// from gate while it runs; the owner closes the gate when it goes). The caller checks cancel before each job; once
+// cancelled, jobs not yet claimed never commit. True when every job committed. Rethrows the first exception of a run
+// that claimed (a run that throws before claiming claims, so its job fails).
 bool runSpeculative(TaskRunner* runner, const WorkGate& gate, std::size_t count, SpeculativeJob job,
                     const CancelToken* cancel = nullptr);
 

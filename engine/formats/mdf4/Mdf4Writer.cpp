@@ -1,5 +1,6 @@
 // The MDF 4 writer: the block tree first (record counts and data links patched at the end), then each group's
-// records as transposed-deflate DZ blocks (compressed on the runner a batch at a time), then DL/HL lists and events.
+// records as transposed-deflate DZ blocks (compressed on the runner's other threads while the caller makes the next
+// ones), then DL/HL lists and events.
 #include "formats/mdf4/Mdf4Writer.h"
 
 #include "core/UninitializedAllocator.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <libdeflate.h>
+#include <new>
 #include <utility>
 
 namespace lv::formats::mdf4 {
@@ -18,8 +20,8 @@ using core::ErrorCode;
 namespace {
 
 constexpr std::size_t kOutBytes = std::size_t{8} << 20; // written in pieces of this size
-constexpr int kLevel = 3;            // 64 ch x 1 h: 2% larger than level 6, compressed in 40% less time
-constexpr std::size_t kMaxBatch = 4; // DZ blocks compressed together at most
+constexpr int kLevel = 3;               // 64 ch x 1 h: 2% larger than level 6, compressed in 40% less time
+constexpr std::size_t kMaxInFlight = 8; // DZ blocks being compressed behind the caller at most
 
 std::uint32_t widthOf(ValueType type)
 {
@@ -69,6 +71,27 @@ std::string historyXml(const FileSpec& spec)
     return "<FHcomment><TX>written by " + program + " " + xmlEscape(spec.version) + "</TX><tool_id>" + program +
            "</tool_id><tool_vendor>" + program + "</tool_vendor><tool_version>" + xmlEscape(spec.version) +
            "</tool_version></FHcomment>";
+}
+
+// Compresses one block: transposed to column order, then zlib-deflated. False when out of memory.
+bool compressBlock(const std::vector<std::uint8_t>& records, std::uint32_t recordBytes,
+                   std::vector<std::uint8_t>& zipped)
+{
+    try {
+        const std::uint64_t n = records.size();
+        thread_local core::UninitializedBytes transposed; // reused by the thread: no fresh pages per block
+        transposed.resize(n);
+        blockToColumnOrder(records.data(), n, recordBytes, transposed.data());
+        libdeflate_compressor* c = libdeflate_alloc_compressor(kLevel);
+        if (!c) return false;
+        zipped.resize(libdeflate_zlib_compress_bound(c, n));
+        const std::size_t got = libdeflate_zlib_compress(c, transposed.data(), n, zipped.data(), zipped.size());
+        libdeflate_free_compressor(c);
+        zipped.resize(got);
+        return got != 0;
+    } catch (const std::bad_alloc&) {
+        return false;
+    }
 }
 
 } // namespace
@@ -193,14 +216,14 @@ core::Status Mdf4Writer::append(std::size_t group, std::span<const std::uint8_t>
     m_pending.insert(m_pending.end(), records.begin(), records.end());
     m_groups[group].records += records.size() / bytes;
     const std::uint64_t blockBytes = std::max<std::uint64_t>(1, m_zipBytes / bytes) * bytes;
-    if (m_pending.size() >= blockBytes * batch()) LV_TRY(flushPending(false));
+    if (m_pending.size() >= blockBytes) LV_TRY(flushPending(false));
     return {};
 }
 
 void Mdf4Writer::addEvent(EventSpec event) { m_events.push_back(std::move(event)); }
 
-// The pending records' whole blocks (with `all`, the last partial one too) queued for compression (DZ; DT blocks
-// are written at once); the queue is compressed and written once it holds a batch.
+// The pending records' whole blocks (with `all`, the last partial one too) handed over for compression (DZ; DT
+// blocks are written at once).
 core::Status Mdf4Writer::flushPending(bool all)
 {
     if (m_pending.empty()) return {};
@@ -212,68 +235,69 @@ core::Status Mdf4Writer::flushPending(bool all)
     if (!m_compress) return writePlain(count, blockBytes);
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint64_t from = i * blockBytes, n = std::min<std::uint64_t>(blockBytes, m_pending.size() - from);
-        QueuedBlock& q = m_queue.emplace_back();
-        q.group = m_pendingGroup;
+        std::vector<std::uint8_t> records;
         if (!m_spare.empty()) { // a written block's buffer: no fresh pages per block
-            q.records = std::move(m_spare.back());
+            records = std::move(m_spare.back());
             m_spare.pop_back();
         }
-        q.records.assign(m_pending.begin() + static_cast<std::ptrdiff_t>(from),
-                         m_pending.begin() + static_cast<std::ptrdiff_t>(from + n));
+        records.assign(m_pending.begin() + static_cast<std::ptrdiff_t>(from),
+                       m_pending.begin() + static_cast<std::ptrdiff_t>(from + n));
+        LV_TRY(compressBehind(std::move(records)));
     }
     const std::uint64_t used = std::min<std::uint64_t>(count * blockBytes, m_pending.size());
     m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(used));
-    return m_queue.size() >= batch() ? writeQueue() : core::Status{};
+    return {};
 }
 
-std::size_t Mdf4Writer::batch() const
+// Blocks compressed behind the caller at most: two per thread of the runner, so that its other threads always find
+// one to take while the caller makes the next, and the caller compresses only what they leave when it catches up.
+std::size_t Mdf4Writer::depth() const
 {
-    return m_runner ? std::clamp<std::size_t>(m_runner->threadCount(), 1, kMaxBatch) : 1;
+    const std::size_t threads = m_runner ? m_runner->threadCount() : 1;
+    return threads <= 1 ? 1 : std::min(2 * threads, kMaxInFlight);
 }
 
-// The queued blocks (of one group or several: a wide file's groups hold a block each) compressed side by side, then
-// written in the order they were queued.
-core::Status Mdf4Writer::writeQueue()
+// A block of the pending group's records compressed on the runner's other threads while the caller goes on. When
+// depth() blocks are in flight, the oldest is written first, and the caller compresses the others' blocks meanwhile.
+core::Status Mdf4Writer::compressBehind(std::vector<std::uint8_t> records)
 {
-    const std::size_t count = m_queue.size();
-    std::vector<std::vector<std::uint8_t>> zipped(count);
-    std::vector<std::uint8_t> failed(count, 0); // one byte each: jobs on several threads write them
-    const auto compress = [&](std::size_t i) {
-        const std::vector<std::uint8_t>& records = m_queue[i].records;
-        const std::uint64_t n = records.size();
-        thread_local core::UninitializedBytes transposed; // reused by the thread: no fresh pages per block
-        transposed.resize(n);
-        blockToColumnOrder(records.data(), n, m_groups[m_queue[i].group].layout.recordBytes(), transposed.data());
-        libdeflate_compressor* c = libdeflate_alloc_compressor(kLevel);
-        if (!c) {
-            failed[i] = 1;
-            return;
-        }
-        zipped[i].resize(libdeflate_zlib_compress_bound(c, n));
-        const std::size_t got = libdeflate_zlib_compress(c, transposed.data(), n, zipped[i].data(), zipped[i].size());
-        libdeflate_free_compressor(c);
-        zipped[i].resize(got);
-        failed[i] = got == 0 ? 1 : 0;
-    };
-    if (m_runner && count > 1)
-        m_runner->parallelFor(count, compress);
-    else
-        for (std::size_t i = 0; i < count; ++i) compress(i);
-    for (std::size_t i = 0; i < count; ++i) {
-        if (failed[i])
-            return core::makeError(ErrorCode::WriteFailed, "MDF4 writer: out of memory compressing a block", m_target);
-        Group& g = m_groups[m_queue[i].group];
-        const std::uint64_t n = m_queue[i].records.size();
-        g.blocks.push_back(m_size);
-        g.starts.push_back(g.streamBytes);
-        g.streamBytes += n;
-        LV_TRY(put(zippedHeader(n, zipped[i].size(), g.layout.recordBytes())));
-        LV_TRY(putRaw(zipped[i]));
-        static constexpr std::uint8_t kZeros[8] = {};
-        LV_TRY(putRaw(std::span(kZeros, aligned8(zipped[i].size()) - zipped[i].size())));
-    }
-    for (QueuedBlock& q : m_queue) m_spare.push_back(std::move(q.records));
-    m_queue.clear();
+    while (m_inFlight.size() >= depth())
+        if (m_inFlight.front().jobs.done() || !compressNewestHere()) LV_TRY(writeOldest());
+    InFlight& f = m_inFlight.emplace_back();
+    f.group = m_pendingGroup;
+    f.recordBytes = m_groups[m_pendingGroup].layout.recordBytes();
+    f.records = std::move(records);
+    f.jobs.start(m_runner, 1, [&f](std::size_t) { f.failed = !compressBlock(f.records, f.recordBytes, f.zipped); });
+    return {};
+}
+
+// Compresses here the newest block in flight no other thread has started; false when there is none. The caller
+// does this when it would otherwise wait for the oldest, so no thread waits while a block waits.
+bool Mdf4Writer::compressNewestHere()
+{
+    for (auto it = m_inFlight.rbegin(); it != m_inFlight.rend(); ++it)
+        if (it->jobs.runOneHere()) return true;
+    return false;
+}
+
+// Waits for the oldest block in flight (compressing it here when no other thread has started it) and writes it.
+core::Status Mdf4Writer::writeOldest()
+{
+    InFlight& f = m_inFlight.front();
+    f.jobs.finish();
+    if (f.failed)
+        return core::makeError(ErrorCode::WriteFailed, "MDF4 writer: out of memory compressing a block", m_target);
+    Group& g = m_groups[f.group];
+    const std::uint64_t n = f.records.size();
+    g.blocks.push_back(m_size);
+    g.starts.push_back(g.streamBytes);
+    g.streamBytes += n;
+    LV_TRY(put(zippedHeader(n, f.zipped.size(), g.layout.recordBytes())));
+    LV_TRY(putRaw(f.zipped));
+    static constexpr std::uint8_t kZeros[8] = {};
+    LV_TRY(putRaw(std::span(kZeros, aligned8(f.zipped.size()) - f.zipped.size())));
+    m_spare.push_back(std::move(f.records));
+    m_inFlight.pop_front();
     return {};
 }
 
@@ -360,7 +384,7 @@ core::Status Mdf4Writer::finish()
     if (m_finished || m_committed)
         return core::makeError(ErrorCode::WriteFailed, "MDF4 writer: the output is finished", m_target);
     LV_TRY(flushPending(true));
-    if (!m_queue.empty()) LV_TRY(writeQueue());
+    while (!m_inFlight.empty()) LV_TRY(writeOldest());
     for (Group& g : m_groups) LV_TRY(writeLists(g));
     LV_TRY(writeEvents());
     LV_TRY(flushOut());

@@ -1,13 +1,16 @@
 // An MDF 4.10 file written as a stream: sorted data groups, each a float64 time master and numeric channels with
 // invalidation bits, records compressed into transposed-deflate DZ blocks of a few MiB listed by DL blocks under an
-// HL, events, all under a locked temporary name moved into place when complete.
+// HL (compressed behind the caller on the runner's other threads), events, all under a locked temporary name moved
+// into place when complete.
 #pragma once
 
+#include "core/BackgroundJobs.h"
 #include "core/Error.h"
 #include "core/TaskRunner.h"
 #include "io/Temporary.h"
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -79,7 +82,7 @@ public:
     Mdf4Writer& operator=(const Mdf4Writer&) = delete;
 
     // Creates the locked temporary beside `target` and writes the block tree (channels, names, units, conversions);
-    // `runner` compresses blocks in parallel (nullptr: on the calling thread).
+    // `runner` compresses blocks on its other threads while the caller goes on (nullptr: on the calling thread).
     static core::Result<std::unique_ptr<Mdf4Writer>> create(const std::string& target, FileSpec spec,
                                                             core::TaskRunner* runner = nullptr);
 
@@ -108,17 +111,23 @@ private:
         std::vector<std::uint64_t> starts; // their offsets in the uncompressed stream
     };
 
-    // A block of one group's records waiting to be compressed with others.
-    struct QueuedBlock {
+    // A block of one group's records being compressed on the runner's other threads while the caller goes on.
+    struct InFlight {
         std::size_t group = 0;
+        std::uint32_t recordBytes = 0;
         std::vector<std::uint8_t> records;
+        std::vector<std::uint8_t> zipped;
+        bool failed = false;
+        core::BackgroundJobs jobs; // last: destroyed first, waiting for a run that uses the rest
     };
 
     Mdf4Writer() = default;
     core::Status writeTree(const FileSpec& spec);
     core::Status flushPending(bool all);
-    std::size_t batch() const; // blocks compressed side by side
-    core::Status writeQueue();
+    std::size_t depth() const;
+    core::Status compressBehind(std::vector<std::uint8_t> records);
+    bool compressNewestHere();
+    core::Status writeOldest();
     core::Status writePlain(std::size_t count, std::uint64_t blockBytes);
     core::Status writeLists(Group& g);
     core::Status writeEvents();
@@ -138,11 +147,11 @@ private:
     std::uint64_t m_size = 0;        // bytes of the file so far (written and in m_out)
     std::vector<std::uint8_t> m_out; // bytes not yet written, from m_size - m_out.size()
     std::size_t m_pendingGroup = 0;
-    std::vector<std::uint8_t> m_pending; // records of m_pendingGroup not yet compressed
-    std::vector<QueuedBlock> m_queue;    // whole blocks, of any groups, to compress together (at most a batch)
+    std::vector<std::uint8_t> m_pending;            // records of m_pendingGroup not yet compressed
     std::vector<std::vector<std::uint8_t>> m_spare; // written blocks' buffers, reused
     bool m_finished = false;
     bool m_committed = false;
+    std::deque<InFlight> m_inFlight; // oldest first; last: destroyed first, so its compressions end before the rest
 };
 
 } // namespace lv::formats::mdf4

@@ -1,6 +1,8 @@
 // Every job commits exactly once; a stalled helper's job is finished by the caller; cancel and exceptions.
 #include "core/SpeculativeJobs.h"
 
+#include "support/ThreadRunner.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -15,26 +17,6 @@ namespace lv::core {
 namespace {
 
 using namespace std::chrono_literals;
-
-// Posts each task on a thread of its own; parallelFor is not used by runSpeculative.
-class ThreadRunner final : public TaskRunner {
-public:
-    explicit ThreadRunner(std::size_t threads) : m_threads(threads) {}
-    ~ThreadRunner() override
-    {
-        for (std::thread& t : m_posted) t.join();
-    }
-    void parallelFor(std::size_t count, const std::function<void(std::size_t)>& job) override
-    {
-        for (std::size_t i = 0; i < count; ++i) job(i);
-    }
-    std::size_t threadCount() const override { return m_threads; }
-    void post(std::function<void()> task) override { m_posted.emplace_back(std::move(task)); }
-
-private:
-    std::size_t m_threads;
-    std::vector<std::thread> m_posted;
-};
 
 TEST(SpeculativeJobs, EveryJobCommitsExactlyOnceAndRunsAtMostTwice)
 {

@@ -303,8 +303,9 @@ TEST_F(Mdf4Written, ADroppedWriterLeavesNothingAndAnExistingTargetIsKept)
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
 }
 
-// Blocks of several groups (appends that switch groups, as a wide file's export does) are compressed side by side
-// and written in the order they were queued: the file of any runner is the file of none, byte for byte.
+// Blocks of several groups (appends that switch groups, as a wide file's export does) are compressed on the runner's
+// other threads while the caller goes on, and written in the order they were made: the file of any runner is the
+// file of none, byte for byte.
 TEST_F(Mdf4Written, BlocksOfGroupsCompressedSideBySideMakeTheFileOfOneThread)
 {
     const auto write = [&](lv::core::TaskRunner* runner, const std::string& name) {
@@ -332,4 +333,19 @@ TEST_F(Mdf4Written, BlocksOfGroupsCompressedSideBySideMakeTheFileOfOneThread)
     auto s = readStructure(**file);
     ASSERT_TRUE(s.ok()) << s.error().describe();
     EXPECT_EQ(s->dataGroups[0].groups[0].cycleCount, 40u * 100 + 37 * 780);
+}
+
+// A writer dropped while a pool's thread compresses its blocks waits for them (ASan: no use after free) and leaves
+// nothing behind.
+TEST_F(Mdf4Written, AWriterDroppedWithBlocksInFlightWaitsForThemAndLeavesNothing)
+{
+    lv::decode::ThreadPool two(2);
+    for (int round = 0; round < 5; ++round) {
+        {
+            auto w = Mdf4Writer::create(target(), twoGroups(std::uint64_t{1} << 18), &two);
+            ASSERT_TRUE(w.ok());
+            writeRecords(**w, 60'000); // 1.4 MB: blocks of 256 KiB, several in flight
+        }
+        EXPECT_TRUE(fs::is_empty(dir.path()));
+    }
 }

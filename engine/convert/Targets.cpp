@@ -16,8 +16,8 @@ namespace {
 constexpr std::uint64_t kCsvWorkingBytes = std::uint64_t{72} << 20;
 constexpr std::uint64_t kMefWorkingBytes = std::uint64_t{32} << 20;
 constexpr std::uint64_t kEdfWorkingBytes = std::uint64_t{40} << 20;
-// MDF 4: a chunk of counts (4 MiB) and its records, up to 4 DZ blocks of 4 MiB compressed at once (records,
-// transposed copy, compressed copy), the 8 MiB output piece.
+// MDF 4: a chunk of counts (4 MiB) and its records, up to 4 DZ blocks of 4 MiB in flight (records, compressed copy)
+// and a transposed copy per thread compressing (4 at most), the 8 MiB output piece.
 constexpr std::uint64_t kMdf4WorkingBytes = std::uint64_t{64} << 20;
 // Zarr: a batch of 8 chunks of counts (8 MiB each at most, as int32 of 1 MiB of int16) and, per chunk compressed at
 // once, its bytes, mask and zstd output.

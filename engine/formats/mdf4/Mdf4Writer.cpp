@@ -21,7 +21,7 @@ namespace {
 
 constexpr std::size_t kOutBytes = std::size_t{8} << 20; // written in pieces of this size
 constexpr int kLevel = 3;               // 64 ch x 1 h: 2% larger than level 6, compressed in 40% less time
-constexpr std::size_t kMaxInFlight = 8; // DZ blocks being compressed behind the caller at most
+constexpr std::size_t kMaxInFlight = 4; // DZ blocks being compressed behind the caller at most (the memory declared)
 
 std::uint32_t widthOf(ValueType type)
 {
@@ -249,8 +249,9 @@ core::Status Mdf4Writer::flushPending(bool all)
     return {};
 }
 
-// Blocks compressed behind the caller at most: two per thread of the runner, so that its other threads always find
-// one to take while the caller makes the next, and the caller compresses only what they leave when it catches up.
+// Blocks compressed behind the caller at most: two per thread of the runner (up to kMaxInFlight), so that its other
+// threads always find one to take while the caller makes the next, and the caller compresses only what they leave
+// when it catches up.
 std::size_t Mdf4Writer::depth() const
 {
     const std::size_t threads = m_runner ? m_runner->threadCount() : 1;

@@ -46,7 +46,9 @@ for target in "${targets[@]}"; do
   # A sanitizer report counts even when no artifact was written (a report that did not end the process).
   if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1 ||
     grep -qE "runtime error:|^SUMMARY: |==[0-9]+==ERROR" "$log"; then
-    echo "fuzz-smoke: $target found a problem" >&2
+    mkdir -p build/fuzz/findings # the temporary folder goes: keep what reproduces it
+    cp "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* "$log" build/fuzz/findings/ 2>/dev/null || true
+    echo "fuzz-smoke: $target found a problem (inputs and log kept in build/fuzz/findings)" >&2
     exit 1
   fi
 done

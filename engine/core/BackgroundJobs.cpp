@@ -68,7 +68,7 @@ void BackgroundJobs::start(TaskRunner* runner, std::size_t count, std::function<
     m_state = std::make_shared<State>();
     m_state->job = std::move(job);
     m_state->count = count;
-    const std::size_t helpers = runner ? std::min(runner->threadCount() - 1, count) : 0;
+    const std::size_t helpers = runner ? std::min(std::max<std::size_t>(runner->threadCount(), 1) - 1, count) : 0;
     for (std::size_t h = 0; h < helpers; ++h) runner->post([state = m_state] { state->runAll(); });
 }
 

@@ -23,6 +23,7 @@ public:
         for (std::size_t i = 0; i < count; ++i) job(i);
     }
     std::size_t threadCount() const override { return m_threads; }
+    std::size_t posted() const { return m_posted.size(); }
     void post(std::function<void()> task) override { m_posted.emplace_back(std::move(task)); }
 
 private:

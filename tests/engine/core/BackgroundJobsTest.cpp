@@ -113,6 +113,20 @@ TEST(BackgroundJobs, EveryJobRunsOnceWhateverTheThreads)
     }
 }
 
+// A runner that says it has no thread (or one: the caller's) gets no helper; the caller runs every job.
+TEST(BackgroundJobs, ARunnerWithoutOtherThreadsGetsNoHelper)
+{
+    for (const std::size_t threads : {0u, 1u}) {
+        ThreadRunner runner(threads);
+        BackgroundJobs jobs;
+        std::atomic<int> ran{0};
+        jobs.start(&runner, 3, [&](std::size_t) { ++ran; });
+        EXPECT_EQ(runner.posted(), 0u) << threads << " threads";
+        jobs.finish();
+        EXPECT_EQ(ran.load(), 3);
+    }
+}
+
 TEST(BackgroundJobs, AJobsExceptionComesBackFromFinish)
 {
     ThreadRunner runner(2);
